@@ -1,0 +1,135 @@
+# High-order FDTD stencil benchmark suite.
+#   make            build build/fdtdbench (CUDA backend too when nvcc is on the PATH)
+#   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
+#   make test       every test; GPU tests run only where a GPU is present
+#   make tune       block-shape tuning for the present GPU
+#   make plots      gnuplot figures from results/
+#   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [PRECISION=f32] [COEF=array]
+#   make fuzz       libFuzzer on the spec parser (clang), FUZZ_SECONDS long
+# Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
+# NVCC (empty to build without CUDA), CUDA_ARCH (nvcc -gencode flags).
+
+BUILD     ?= build
+CC        ?= cc
+CFLAGS    ?= -O3 -march=native
+SAN       ?=
+SANFLAGS  := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all,)
+INCLUDES  := -Istencils -Ikernels_cpu -Ikernels_gpu -Iharness
+ALLCFLAGS := -std=c11 -Wall -Wextra -fopenmp $(CFLAGS) $(SANFLAGS) $(INCLUDES) -MMD -MP
+LDLIBS    := -lm
+
+NVCC      ?= $(shell command -v nvcc 2>/dev/null)
+# sm_90 machine code for Hopper, plus compute_80 PTX that the driver compiles for any newer GPU.
+CUDA_ARCH ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_80,code=compute_80
+NVCCFLAGS := -O3 -std=c++17 $(CUDA_ARCH) $(INCLUDES) -Xcompiler -Wall,-Wextra -Xptxas -warn-spills
+CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
+
+# Yee first: it is the reference every ratio is taken against.
+SPECS     := stencils/yee.stencil $(filter-out stencils/yee.stencil,$(sort $(wildcard stencils/*.stencil)))
+GEN       := $(BUILD)/gen
+LIB_C     := $(filter-out stencils/generate.c stencils/fuzz_spec.c,$(wildcard stencils/*.c)) \
+             $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c,$(wildcard harness/*.c))
+LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(GEN)/cpu_kernels.o $(GEN)/builtin_specs.o
+ifneq ($(NVCC),)
+GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) $(GEN)/gpu_kernels.o
+GPU_LIBS  := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lstdc++
+else
+GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c))
+GPU_LIBS  :=
+endif
+TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(wildcard tests/test_*.c)))
+
+.PHONY: all bench test tune plots kernel fuzz clean
+all: $(BUILD)/fdtdbench
+
+$(BUILD)/fdtdbench: $(BUILD)/harness/main.o $(BUILD)/libfdtd.a
+	$(CC) $(ALLCFLAGS) -o $@ $^ $(GPU_LIBS) $(LDLIBS)
+
+$(BUILD)/libfdtd.a: $(LIB_OBJ) $(GPU_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -I$(GEN) -c -o $@ $<
+
+$(GEN)/%.o: $(GEN)/%.c
+	$(CC) $(ALLCFLAGS) -c -o $@ $<
+
+$(BUILD)/kernels_gpu/%.o: kernels_gpu/%.cu $(wildcard kernels_gpu/*.h) stencils/kernel.h stencils/spec.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(GEN)/gpu_kernels.o: $(GEN)/gpu_kernels.cu
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+# The generator runs on the build machine; it shares the parser with the suite.
+$(GEN)/generate: stencils/generate.c stencils/spec.c stencils/spec.h
+	@mkdir -p $(GEN)
+	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -o $@ stencils/generate.c stencils/spec.c -lm
+
+$(GEN)/cpu_kernels.c: $(GEN)/generate kernels_cpu/kernels.c.in $(SPECS)
+	$(GEN)/generate kernels kernels_cpu/kernels.c.in $@ $(SPECS)
+
+$(GEN)/gpu_kernels.cu: $(GEN)/generate kernels_gpu/kernels.cu.in $(SPECS)
+	$(GEN)/generate kernels kernels_gpu/kernels.cu.in $@ $(SPECS)
+
+$(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS)
+	$(GEN)/generate sources $@ $(SPECS)
+
+# What every CSV row records of the build: commit (+dirty if the tree differs), compiler, flags.
+$(GEN)/build_info.h: FORCE
+	@mkdir -p $(GEN)
+	@{ printf '#define BUILD_COMMIT "%s"\n' "$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD -- 2>/dev/null || echo +dirty)"; \
+	   printf '#define BUILD_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
+	   printf '#define BUILD_CFLAGS "%s"\n' "$(CFLAGS)"; } > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/harness/results.o: $(GEN)/build_info.h
+.PHONY: FORCE
+FORCE:
+
+# ---- tests ------------------------------------------------------------------------
+$(BUILD)/tests/%: tests/%.c tests/check.h $(BUILD)/libfdtd.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(BUILD)/libfdtd.a $(GPU_LIBS) $(LDLIBS)
+
+test: $(BUILD)/fdtdbench $(TESTS) $(if $(NVCC),,cuda-compile-check)
+	@BUILD=$(BUILD) NVCC="$(NVCC)" sh tests/run.sh
+
+# Without a GPU the CUDA sources must still compile: make test checks it with nvcc.
+.PHONY: cuda-compile-check
+cuda-compile-check: ;
+
+# ---- main jobs ---------------------------------------------------------------------
+bench: $(BUILD)/fdtdbench
+	$(BUILD)/fdtdbench bench
+	@$(MAKE) --no-print-directory plots
+
+tune: $(BUILD)/fdtdbench
+	$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
+
+plots: $(BUILD)/fdtdbench
+	@sh plots/render.sh $(BUILD)
+
+DEVICE    ?= cpu
+PRECISION ?= f32
+COEF      ?= array
+kernel: $(if $(filter gpu,$(DEVICE)),$(GEN)/gpu_kernels.cu,$(GEN)/cpu_kernels.c)
+	@test -n "$(SCHEME)" || { echo "make kernel: give SCHEME=name (one of: $(notdir $(basename $(SPECS))))"; exit 2; }
+	@awk -v pat="^(static void|__global__ void|static __global__ void)[^(]*k_$(SCHEME)_$(or $(COMPONENT),hx)_$(PRECISION)_$(COEF)_" \
+	  '$$0 ~ pat {on=1} on {print} on && /^}/ {on=0; print ""}' $< | grep . >/dev/null \
+	  && awk -v pat="^(static void|__global__ void|static __global__ void)[^(]*k_$(SCHEME)_$(or $(COMPONENT),hx)_$(PRECISION)_$(COEF)_" \
+	  '$$0 ~ pat {on=1} on {print} on && /^}/ {on=0; print ""}' $< \
+	  || { echo "make kernel: no kernel for SCHEME=$(SCHEME) COMPONENT=$(or $(COMPONENT),hx) in $<"; exit 2; }
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	@mkdir -p $(BUILD)/fuzz
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Istencils -o $(BUILD)/fuzz/fuzz_spec \
+	  stencils/fuzz_spec.c stencils/spec.c -lm
+	$(BUILD)/fuzz/fuzz_spec -max_total_time=$(FUZZ_SECONDS) -max_len=2048 tests/fuzz_corpus $(BUILD)/fuzz
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,199 @@
+/* The CPU backend: host memory first touched by the computing threads, OpenMP timing, and a
+ * STREAM-style bandwidth probe (copy and triad) on the same pinned threads. */
+#define _GNU_SOURCE
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+static int cpu_available(char *why, size_t n)
+{
+    (void)why, (void)n;
+    return 1;
+}
+
+static size_t read_size_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t v = 0;
+    char unit = 0;
+    if (fscanf(f, "%zu%c", &v, &unit) < 1) v = 0;
+    fclose(f);
+    return unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : v;
+}
+
+/* The largest cache the first CPU reports: a row whose arrays fit in a few times it is flagged. */
+static size_t last_level_cache(void)
+{
+    size_t best = 0;
+    for (int i = 0; i < 8; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        size_t v = read_size_file(path);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+static void cpu_describe(struct device_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+            char *v = strchr(line, ':') + 1;
+            v += strspn(v, " \t");
+            v[strcspn(v, "\n")] = '\0';
+            snprintf(d->name, sizeof d->name, "%s", v);
+            break;
+        }
+    if (f) fclose(f);
+    for (char *c = d->name; *c; c++)
+        if (*c == ',') *c = ' '; /* names go into CSV fields */
+    d->max_threads = omp_get_max_threads();
+    d->memory_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    d->cache_bytes = last_level_cache();
+    snprintf(d->detail, sizeof d->detail, "%d threads (%ld online CPUs); last-level cache %zu KiB",
+             d->max_threads, sysconf(_SC_NPROCESSORS_ONLN), d->cache_bytes >> 10);
+}
+
+static void *cpu_alloc(size_t bytes)
+{
+    /* Not touched here: the first write, by the computing threads, places the pages. */
+    return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
+static void cpu_release(void *p) { free(p); }
+
+/* Copies in the same static split of the index range as fill_random. */
+static void cpu_copy(void *dst, const void *src, size_t bytes)
+{
+    const size_t chunk = 1 << 16;
+    long nchunks = (long)((bytes + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static)
+    for (long c = 0; c < nchunks; c++) {
+        size_t at = (size_t)c * chunk, len = bytes - at < chunk ? bytes - at : chunk;
+        memcpy((char *)dst + at, (const char *)src + at, len);
+    }
+}
+
+/* A counter-based hash, so a value depends only on (seed, index), whatever the thread split. */
+static inline double hash_unit(unsigned seed, size_t i)
+{
+    unsigned long long x = (unsigned long long)i * 0x9E3779B97F4A7C15ull + seed * 0xD1B54A32D192ED03ull;
+    x ^= x >> 31, x *= 0xBF58476D1CE4E5B9ull, x ^= x >> 27, x *= 0x94D049BB133111EBull, x ^= x >> 31;
+    return (double)(x >> 11) * 0x1.0p-53;
+}
+
+static void cpu_fill_random(void *p, size_t n, int precision, unsigned seed, double lo, double hi)
+{
+    if (precision == F32) {
+        float *f = p;
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++) f[i] = (float)(lo + (hi - lo) * hash_unit(seed, i));
+    } else {
+        double *f = p;
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++) f[i] = lo + (hi - lo) * hash_unit(seed, i);
+    }
+}
+
+static void cpu_set_threads(int threads) { omp_set_num_threads(threads > 0 ? threads : omp_get_num_procs()); }
+static int cpu_threads(void) { return omp_get_max_threads(); }
+
+static int cpu_check_block(const int block[3], char *why, size_t n)
+{
+    if (block[0] != 0) {
+        snprintf(why, n, "CPU tiles are JxK rows of whole x lines (the SIMD direction): the x tile must be 0");
+        return -1;
+    }
+    if (block[1] < 0 || block[2] < 0) {
+        snprintf(why, n, "CPU tile sizes must be 0 (whole extent) or positive");
+        return -1;
+    }
+    return 0;
+}
+
+static int cpu_time_kernel(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples,
+                           double *ms, char *why, size_t n)
+{
+    (void)why, (void)n;
+    for (int w = 0; w < warmup; w++) fn(a);
+    for (int s = 0; s < samples; s++) {
+        double t0 = omp_get_wtime();
+        for (int b = 0; b < batch; b++) fn(a);
+        ms[s] = (omp_get_wtime() - t0) * 1e3 / batch;
+    }
+    return 0;
+}
+
+static int cpu_run_once(kernel_fn fn, const struct kernel_args *a, char *why, size_t n)
+{
+    (void)why, (void)n;
+    fn(a);
+    return 0;
+}
+
+/* STREAM's copy (c = a) and triad (b = a + s*c) on doubles, best of several passes, counting
+ * bytes read plus written as STREAM does (write-allocate traffic not counted). */
+static void cpu_probe_bandwidth(struct bandwidth *bw)
+{
+    size_t cache = last_level_cache();
+    size_t n = (size_t)1 << 25; /* 256 MiB per array... */
+    while (n * sizeof(double) < 8 * cache) n *= 2; /* ...and at least 8x the cache */
+    double *a = cpu_alloc(n * sizeof *a), *b = cpu_alloc(n * sizeof *b), *c = cpu_alloc(n * sizeof *c);
+    if (!a || !b || !c) {
+        fprintf(stderr, "fdtdbench: cannot allocate the bandwidth probe's arrays (3 x %zu MiB)\n",
+                n * sizeof *a >> 20);
+        exit(2);
+    }
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) a[i] = 1.0, b[i] = 2.0, c[i] = 0.0;
+    double best_copy = 1e30, best_triad = 1e30;
+    for (int pass = 0; pass < 8; pass++) {
+        double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++) c[i] = a[i];
+        double t1 = omp_get_wtime();
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++) b[i] = a[i] + 3.0 * c[i];
+        double t2 = omp_get_wtime();
+        if (pass > 0) { /* the first pass is the warm-up */
+            best_copy = t1 - t0 < best_copy ? t1 - t0 : best_copy;
+            best_triad = t2 - t1 < best_triad ? t2 - t1 : best_triad;
+        }
+    }
+    if (c[n / 2] != 1.0 || b[n / 2] != 4.0) fprintf(stderr, "fdtdbench: warning: bandwidth probe's check failed\n");
+    bw->copy_name = "STREAM copy";
+    bw->second_name = "STREAM triad";
+    bw->copy_gbs = 2.0 * n * sizeof(double) / best_copy / 1e9;
+    bw->second_gbs = 3.0 * n * sizeof(double) / best_triad / 1e9;
+    bw->best_gbs = bw->copy_gbs > bw->second_gbs ? bw->copy_gbs : bw->second_gbs;
+    bw->bytes = n * sizeof(double);
+    free(a), free(b), free(c);
+}
+
+static const struct backend cpu = {
+    .device = DEV_CPU,
+    .available = cpu_available,
+    .describe = cpu_describe,
+    .alloc = cpu_alloc,
+    .release = cpu_release,
+    .upload = cpu_copy,
+    .download = cpu_copy,
+    .fill_random = cpu_fill_random,
+    .set_threads = cpu_set_threads,
+    .threads = cpu_threads,
+    .check_block = cpu_check_block,
+    .time_kernel = cpu_time_kernel,
+    .run_once = cpu_run_once,
+    .probe_bandwidth = cpu_probe_bandwidth,
+};
+
+const struct backend *cpu_backend(void) { return &cpu; }

@@ -1,0 +1,60 @@
+/* The one calling convention of every generated kernel, CPU and GPU alike.
+ *
+ * Arrays hold (nx+2*HALO) x (ny+2*HALO) x (nz+2*HALO) values, x fastest; interior cell
+ * (i,j,k), 0-based, lives at ((k+HALO)*sz/sy... i.e. at grid_index(). A kernel writes
+ * out[] on the interior only and reads:
+ *   level[l]  the updated field at old time level l (level[0] the newest);
+ *   plus      the first curl term's field, minus the second one (spec.h, component_sources);
+ *   da[l], db[g]      position-dependent coefficients (COEF_ARRAY), or
+ *   da_u[l], db_u[g]  scalars (COEF_UNIFORM).
+ * out may alias level[0] (leapfrog in place) or the oldest level (S44 overwrites it after
+ * reading it); it never aliases plus, minus or a coefficient.
+ *   out = sum_l da[l]*level[l] + sum_g db[g]*(bracket of plus points - bracket of minus points)
+ */
+#ifndef STENCILS_KERNEL_H
+#define STENCILS_KERNEL_H
+
+#include "spec.h"
+
+struct kernel_args {
+    int nx, ny, nz;    /* interior size */
+    long sy, sz;       /* strides in elements between rows (j) and planes (k) */
+    void *out;
+    const void *level[MAX_LEVELS];
+    const void *plus, *minus;
+    const void *da[MAX_LEVELS], *db[MAX_GROUPS];
+    double da_u[MAX_LEVELS], db_u[MAX_GROUPS];
+    int block[3];      /* CPU: tile in (i,j,k), 0 = whole extent; GPU: thread-block shape */
+};
+
+static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
+{
+    return (long)(k + HALO) * a->sz + (long)(j + HALO) * a->sy + (i + HALO);
+}
+
+enum device { DEV_CPU, DEV_GPU };
+extern const char *const device_names[2];
+
+typedef void (*kernel_fn)(const struct kernel_args *);
+
+/* One generated kernel (GPU entries are host-side launchers). */
+struct kernel_entry {
+    const char *scheme;
+    int component;      /* enum component */
+    int precision;      /* enum precision */
+    int coef;           /* enum coef_storage */
+    const char *variant;
+    kernel_fn fn;
+};
+
+/* Tables the generator writes (build/gen/); the GPU one is empty without CUDA. */
+extern const struct kernel_entry cpu_kernel_table[];
+extern const int cpu_kernel_table_len;
+extern const struct kernel_entry gpu_kernel_table[];
+extern const int gpu_kernel_table_len;
+
+/* NULL if no such kernel was generated. */
+const struct kernel_entry *kernel_find(enum device d, const char *scheme, int component,
+                                       int precision, int coef, const char *variant);
+
+#endif

@@ -1,0 +1,68 @@
+/* The schemes built into the binary, parsed once from their embedded spec files, and the
+ * lookup of generated kernels. */
+#include "kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const int builtin_spec_count;
+extern const char *const builtin_spec_files[];
+extern const char *const builtin_spec_texts[];
+
+const char *const device_names[2] = {"cpu", "gpu"};
+
+enum { MAX_SCHEMES = 32 };
+static struct scheme schemes[MAX_SCHEMES];
+static int nschemes = -1;
+static char names[MAX_SCHEMES * 18];
+
+static void load(void)
+{
+    if (nschemes >= 0) return;
+    if (builtin_spec_count > MAX_SCHEMES) {
+        fprintf(stderr, "fdtdbench: %d built-in schemes, at most %d\n", builtin_spec_count, MAX_SCHEMES);
+        exit(2);
+    }
+    for (int i = 0; i < builtin_spec_count; i++) {
+        char err[512];
+        /* The generator parsed these at build time, so a failure here is a build fault. */
+        if (spec_parse(builtin_spec_texts[i], builtin_spec_files[i], &schemes[i], err, sizeof err)) {
+            fprintf(stderr, "fdtdbench: built-in spec: %s\n", err);
+            exit(2);
+        }
+        strcat(names, i ? ", " : "");
+        strcat(names, schemes[i].name);
+    }
+    nschemes = builtin_spec_count;
+}
+
+int scheme_count(void) { load(); return nschemes; }
+const struct scheme *scheme_at(int i) { load(); return i >= 0 && i < nschemes ? &schemes[i] : NULL; }
+const char *scheme_names(void) { load(); return names; }
+
+const struct scheme *scheme_find(const char *name)
+{
+    load();
+    for (int i = 0; i < nschemes; i++)
+        if (strcmp(schemes[i].name, name) == 0) return &schemes[i];
+    return NULL;
+}
+
+const char *scheme_source(const struct scheme *s)
+{
+    load();
+    return s >= schemes && s < schemes + nschemes ? builtin_spec_texts[s - schemes] : NULL;
+}
+
+const struct kernel_entry *kernel_find(enum device d, const char *scheme, int component, int precision,
+                                       int coef, const char *variant)
+{
+    const struct kernel_entry *t = d == DEV_CPU ? cpu_kernel_table : gpu_kernel_table;
+    int n = d == DEV_CPU ? cpu_kernel_table_len : gpu_kernel_table_len;
+    for (int i = 0; i < n; i++)
+        if (t[i].component == component && t[i].precision == precision && t[i].coef == coef &&
+            strcmp(t[i].scheme, scheme) == 0 && strcmp(t[i].variant, variant) == 0)
+            return &t[i];
+    return NULL;
+}

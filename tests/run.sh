@@ -1,0 +1,44 @@
+#!/bin/sh
+# Runs every test program and shell test, then prints one closing line:
+# "N passed, N failed, N skipped". Exit status 1 if anything failed.
+# Environment: BUILD (build folder), NVCC (empty when the build had no CUDA).
+BUILD=${BUILD:-build}
+export FDTDBENCH="$BUILD/fdtdbench"
+passed=0 failed=0 skipped=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+tally() { # reads one program's output from $log and adds its summary line
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "FAIL $1: ended without a summary (crashed?)"
+        failed=$((failed + 1))
+        return
+    fi
+    set -- $(echo "$line" | sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/')
+    passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+}
+
+run_one() { # NAME COMMAND...
+    name=$1
+    shift
+    echo "== $name"
+    "$@" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    tally "$name"
+    if [ $rc -ne 0 ] && ! grep -q ' [1-9][0-9]* failed' "$log"; then
+        echo "FAIL $name: exit status $rc"
+        failed=$((failed + 1))
+    fi
+}
+
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] && run_one "$(basename "$t")" "$t"
+done
+for t in tests/test_*.sh; do
+    [ -f "$t" ] && run_one "$(basename "$t")" sh "$t"
+done
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
