@@ -1,0 +1,60 @@
+/* What the harness needs of a device: memory, data, timed launches, a bandwidth probe and a
+ * description for the CSV context. kernels_cpu/ and kernels_gpu/ each provide one. */
+#ifndef HARNESS_BACKEND_H
+#define HARNESS_BACKEND_H
+
+#include <stddef.h>
+
+#include "kernel.h"
+
+/* The device's own bandwidth, measured in the same run (bytes read plus bytes written). */
+struct bandwidth {
+    double copy_gbs;   /* CPU: STREAM copy; GPU: copy kernel */
+    double second_gbs; /* CPU: STREAM triad; GPU: cudaMemcpy device to device */
+    const char *copy_name, *second_name;
+    double best_gbs;   /* the better of the two: what pct_bw is against */
+    size_t bytes;      /* size of each array the probe used */
+};
+
+/* Context for every CSV row. Empty strings where a field does not apply. */
+struct device_desc {
+    char name[128];      /* CPU model or GPU name */
+    char detail[256];    /* GPU: "132 SMs, L2 50 MiB, mem clock 2619 MHz, bus 5120 bit"; CPU: cores */
+    char driver[64];     /* GPU driver / CUDA runtime; CPU: empty */
+    size_t memory_bytes; /* what the device can hold */
+    size_t cache_bytes;  /* last-level cache: rows whose arrays fit in a few times this are flagged */
+    int max_threads;     /* CPU: OpenMP threads available; GPU: threads per block */
+    int max_block[3];    /* GPU: per-dimension block limits; CPU: 0 */
+};
+
+struct backend {
+    enum device device;
+    /* 1 if usable; otherwise 0 with the reason in why ("no CUDA device: ..."). */
+    int (*available)(char *why, size_t n);
+    void (*describe)(struct device_desc *d);
+    /* Allocate and release device memory. alloc returns NULL when the device cannot hold it. */
+    void *(*alloc)(size_t bytes);
+    void (*release)(void *p);
+    void (*upload)(void *dst, const void *src, size_t bytes);
+    void (*download)(void *dst, const void *src, size_t bytes);
+    /* Fill n reals (precision p) with reproducible pseudo-random values in [lo, hi), in
+     * parallel on the device, so that CPU pages are first touched by the computing threads. */
+    void (*fill_random)(void *p, size_t n, int precision, unsigned seed, double lo, double hi);
+    /* Set the thread count (CPU; 0 = all); ignored on the GPU. */
+    void (*set_threads)(int threads);
+    int (*threads)(void);
+    /* Check a launch configuration; 0, or -1 with a one-line reason. */
+    int (*check_block)(const int block[3], char *why, size_t n);
+    /* Run fn(a) `batch` times per sample after `warmup` untimed launches and store each
+     * sample's time per launch in ms[0..samples). Returns 0, or -1 with the reason in why. */
+    int (*time_kernel)(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples,
+                       double *ms, char *why, size_t n);
+    /* Launch once and wait; 0, or -1 with the reason (a failed launch). */
+    int (*run_once)(kernel_fn fn, const struct kernel_args *a, char *why, size_t n);
+    void (*probe_bandwidth)(struct bandwidth *bw);
+};
+
+const struct backend *cpu_backend(void);
+const struct backend *gpu_backend(void); /* always present; available() says no without CUDA */
+
+#endif

@@ -1,0 +1,293 @@
+#include "measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "design.h"
+#include "reference.h"
+
+const int verify_grid[3] = {37, 29, 23}; /* odd, and no tile or block shape divides them */
+
+static size_t grid_cells(const int g[3]) { return (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
+
+static void set_geometry(struct kernel_args *a, const int g[3], const int block[3])
+{
+    memset(a, 0, sizeof *a);
+    a->nx = g[0], a->ny = g[1], a->nz = g[2];
+    a->sy = g[0] + 2 * HALO;
+    a->sz = a->sy * (g[1] + 2 * HALO);
+    memcpy(a->block, block, sizeof a->block);
+}
+
+/* The level the kernel overwrites when run in place: the only one (leapfrog) or the oldest. */
+static int inplace_level(const struct scheme *s) { return s->levels - 1; }
+
+static int array_count(const struct scheme *s, int coef)
+{
+    return s->levels + 2 + (coef == COEF_ARRAY ? s->levels + s->ngroups : 0);
+}
+
+size_t run_bytes(const struct run_config *c)
+{
+    return grid_cells(c->grid) * (size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8);
+}
+
+/* ---- verification ---------------------------------------------------------------- */
+
+static unsigned long long rng_state;
+static double rng_uniform(double lo, double hi)
+{
+    rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+    return lo + (hi - lo) * (double)(rng_state >> 11) * 0x1.0p-53;
+}
+
+/* A value as the kernel will see it: rounded to its precision. */
+static double as_precision(double v, int p) { return p == F32 ? (double)(float)v : v; }
+
+/* Host values (already rounded) uploaded to a new device buffer of the kernel's precision. */
+static void *upload_values(const struct backend *b, const double *v, size_t n, int p)
+{
+    size_t size = p == F32 ? 4 : 8;
+    void *typed = malloc(n * size), *dev = b->alloc(n * size);
+    if (!typed || !dev) {
+        fprintf(stderr, "fdtdbench: out of memory for verification arrays\n");
+        exit(2);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (p == F32) ((float *)typed)[i] = (float)v[i];
+        else ((double *)typed)[i] = v[i];
+    b->upload(dev, typed, n * size);
+    free(typed);
+    return dev;
+}
+
+static double *random_values(size_t n, int p, double lo, double hi)
+{
+    double *v = malloc(n * sizeof *v);
+    if (!v) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    for (size_t i = 0; i < n; i++) v[i] = as_precision(rng_uniform(lo, hi), p);
+    return v;
+}
+
+/* Compares the downloaded output with the reference; 0 or -1 with the first mismatch in why. */
+static int compare(const struct scheme *s, int component, int p, const struct reference_inputs *in,
+                   const void *out_typed, const char *mode, double *worst, char *why, size_t n)
+{
+    /* Each of the update's `flops` operations rounds once, by at most u relative to the
+     * magnitudes it combines, so |kernel - exact| <= flops * u * (sum of |terms|); the
+     * reference in double is exact to far below that. FMA contraction only rounds less. */
+    double u = p == F32 ? 0x1.0p-24 : 0x1.0p-53;
+    int flops = scheme_counts(s, p, COEF_ARRAY).flops;
+    for (int k = -HALO; k < in->nz + HALO; k++)
+        for (int j = -HALO; j < in->ny + HALO; j++)
+            for (int i = -HALO; i < in->nx + HALO; i++) {
+                long idx = (long)(k + HALO) * in->sz + (long)(j + HALO) * in->sy + (i + HALO);
+                double got = p == F32 ? ((const float *)out_typed)[idx] : ((const double *)out_typed)[idx];
+                int interior = i >= 0 && j >= 0 && k >= 0 && i < in->nx && j < in->ny && k < in->nz;
+                if (!interior) {
+                    if (!isnan(got) && strcmp(mode, "out of place") == 0) {
+                        snprintf(why, n, "%s: halo cell (%d,%d,%d) was written (%g)", mode, i, j, k, got);
+                        return -1;
+                    }
+                    continue;
+                }
+                double mag, want = reference_update(s, component, in, i, j, k, &mag);
+                double tol = (flops + 2) * u * mag, err = fabs(got - want);
+                if (!(err <= tol)) { /* NaN (an unwritten, poisoned cell) fails too */
+                    snprintf(why, n, "%s: cell (%d,%d,%d) of %dx%dx%d: got %.9g, reference %.9g, error %.3g > tolerance %.3g",
+                             mode, i, j, k, in->nx, in->ny, in->nz, got, want, err, tol);
+                    return -1;
+                }
+                if (tol > 0 && err / tol > *worst) *worst = err / tol;
+            }
+    return 0;
+}
+
+int verify_kernel(const struct backend *b, const struct scheme *s, const struct kernel_entry *k,
+                  const int grid[3], const int block[3], double *worst, char *why, size_t n)
+{
+    static unsigned long long calls;
+    rng_state = (unsigned long long)time(NULL) * 2654435761ull + ++calls * 0x9E3779B97F4A7C15ull;
+    unsigned long long seed = rng_state;
+    int p = k->precision, L = s->levels, G = s->ngroups;
+    size_t cells = grid_cells(grid), size = p == F32 ? 4 : 8;
+    struct kernel_args a;
+    struct reference_inputs in = {0};
+    set_geometry(&a, grid, block);
+    in.nx = a.nx, in.ny = a.ny, in.nz = a.nz, in.sy = a.sy, in.sz = a.sz;
+
+    double *host[2 * MAX_LEVELS + MAX_GROUPS + 2];
+    void *dev[2 * MAX_LEVELS + MAX_GROUPS + 2];
+    int nh = 0;
+#define INPUT(ref_slot, arg_slot, lo, hi)                                 \
+    do {                                                                  \
+        host[nh] = random_values(cells, p, lo, hi);                       \
+        dev[nh] = upload_values(b, host[nh], cells, p);                   \
+        ref_slot = host[nh];                                              \
+        arg_slot = dev[nh];                                               \
+        nh++;                                                             \
+    } while (0)
+    for (int l = 0; l < L; l++) INPUT(in.level[l], a.level[l], -1, 1);
+    INPUT(in.plus, a.plus, -1, 1);
+    INPUT(in.minus, a.minus, -1, 1);
+    for (int l = 0; l < L; l++) {
+        if (k->coef == COEF_ARRAY) INPUT(in.da[l], a.da[l], -1, 1);
+        else in.da_u[l] = a.da_u[l] = as_precision(rng_uniform(-1, 1), p);
+    }
+    for (int g = 0; g < G; g++) {
+        if (k->coef == COEF_ARRAY) INPUT(in.db[g], a.db[g], -1, 1);
+        else in.db_u[g] = a.db_u[g] = as_precision(rng_uniform(-1, 1), p);
+    }
+#undef INPUT
+
+    /* Out of place, into a poisoned buffer: an unwritten cell stays NaN and fails. */
+    double *poison = malloc(cells * sizeof *poison);
+    void *out_typed = malloc(cells * size);
+    if (!poison || !out_typed) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    for (size_t i = 0; i < cells; i++) poison[i] = NAN;
+    void *out = upload_values(b, poison, cells, p);
+    a.out = out;
+    *worst = 0;
+    int rc = b->run_once(k->fn, &a, why, n);
+    if (rc == 0) {
+        b->download(out_typed, out, cells * size);
+        rc = compare(s, k->component, p, &in, out_typed, "out of place", worst, why, n);
+    }
+    /* In place, as the timed runs go: out aliases the level it overwrites. */
+    if (rc == 0) {
+        int lv = inplace_level(s);
+        void *alias = upload_values(b, in.level[lv], cells, p);
+        a.out = alias;
+        a.level[lv] = alias;
+        rc = b->run_once(k->fn, &a, why, n);
+        if (rc == 0) {
+            b->download(out_typed, alias, cells * size);
+            rc = compare(s, k->component, p, &in, out_typed, "in place", worst, why, n);
+        }
+        b->release(alias);
+    }
+    if (rc) {
+        size_t len = strlen(why);
+        snprintf(why + len, n - len, " [%s %s %s %s %s, seed %llu]", k->scheme, component_names[k->component],
+                 precision_names[p], coef_names[k->coef], k->variant, seed);
+    }
+    b->release(out);
+    for (int i = 0; i < nh; i++) b->release(dev[i]), free(host[i]);
+    free(poison), free(out_typed);
+    return rc;
+}
+
+/* ---- timing ---------------------------------------------------------------------- */
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Coefficients near the scheme's real values at a stable Courant number, so that repeated
+ * in-place updates stay bounded (no overflow or denormals to distort the timing). */
+static void timing_coefficients(const struct scheme *s, double *da, double *db)
+{
+    double w[MAX_GROUPS], courant;
+    char err[256];
+    if (scheme_weights(s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, err, sizeof err))
+        for (int g = 0; g < s->ngroups; g++) w[g] = s->group[g].fixed_weight;
+    courant = 0.9 * stability_limit(s, w);
+    struct medium vacuum = {1, 1, 0, 0};
+    const double c0 = 299792458.0, delta = 1e-3;
+    if (update_coefficients(s, w, 1, delta, courant * delta / c0, &vacuum, da, db, err, sizeof err)) {
+        fprintf(stderr, "fdtdbench: %s\n", err);
+        exit(2);
+    }
+}
+
+int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
+            const struct device_desc *d, struct run_result *r, char *why, size_t n)
+{
+    const struct scheme *s = c->scheme;
+    memset(r, 0, sizeof *r);
+    const struct kernel_entry *k = kernel_find(c->device, s->name, c->component, c->precision, c->coef, c->variant);
+    if (!k) {
+        snprintf(why, n, "no %s kernel '%s' for %s %s %s %s", device_names[c->device], c->variant, s->name,
+                 component_names[c->component], precision_names[c->precision], coef_names[c->coef]);
+        return -1;
+    }
+    if (b->check_block(c->block, why, n)) return -1;
+    size_t need = run_bytes(c);
+    if (need > d->memory_bytes / 10 * 8) {
+        snprintf(why, n, "grid %dx%dx%d needs %.1f GB, more than 80%% of the %s's %.1f GB", c->grid[0], c->grid[1],
+                 c->grid[2], need / 1e9, device_names[c->device], d->memory_bytes / 1e9);
+        return -1;
+    }
+    b->set_threads(c->threads);
+    r->threads = c->device == DEV_CPU ? b->threads() : 0;
+    double worst;
+    if (verify_kernel(b, s, k, verify_grid, c->block, &worst, why, n)) return -1;
+    r->verified = 1;
+
+    int L = s->levels, G = s->ngroups, narrays = array_count(s, c->coef);
+    size_t cells = grid_cells(c->grid);
+    void *arrays[2 * MAX_LEVELS + MAX_GROUPS + 2] = {0};
+    for (int i = 0; i < narrays; i++)
+        if (!(arrays[i] = b->alloc(cells * (c->precision == F32 ? 4 : 8)))) {
+            for (int j = 0; j < i; j++) b->release(arrays[j]);
+            snprintf(why, n, "cannot allocate %.1f GB on the %s", need / 1e9, device_names[c->device]);
+            return -1;
+        }
+    double da[MAX_LEVELS], db[MAX_GROUPS];
+    timing_coefficients(s, da, db);
+    struct kernel_args a;
+    set_geometry(&a, c->grid, c->block);
+    int at = 0;
+    for (int l = 0; l < L; l++) {
+        a.level[l] = arrays[at];
+        b->fill_random(arrays[at++], cells, c->precision, 11 + l, -1, 1);
+    }
+    a.out = (void *)a.level[inplace_level(s)];
+    a.plus = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 21, -1, 1);
+    a.minus = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 22, -1, 1);
+    for (int l = 0; l < L; l++) {
+        a.da_u[l] = da[l];
+        if (c->coef == COEF_ARRAY) /* position-dependent, up to 2% below the real value: |da| <= 1 */
+            a.da[l] = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 31 + l, 0.98 * da[l], da[l]);
+    }
+    for (int g = 0; g < G; g++) {
+        a.db_u[g] = db[g];
+        if (c->coef == COEF_ARRAY)
+            a.db[g] = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 41 + g, 0.98 * db[g], db[g]);
+    }
+
+    /* Batches long enough (>= ~20 ms) that timer and launch overheads vanish. */
+    double once, *ms = malloc(sizeof(double) * (size_t)c->reps);
+    int rc = ms ? b->time_kernel(k->fn, &a, 1, 1, 1, &once, why, n) : -1;
+    if (rc == 0) {
+        r->batch = once >= 20 ? 1 : (int)ceil(20 / (once > 1e-4 ? once : 1e-4));
+        rc = b->time_kernel(k->fn, &a, r->batch, r->batch, c->reps, ms, why, n);
+    }
+    if (rc == 0) {
+        qsort(ms, (size_t)c->reps, sizeof *ms, cmp_double);
+        r->min_ms = ms[0];
+        r->max_ms = ms[c->reps - 1];
+        r->median_ms = c->reps % 2 ? ms[c->reps / 2] : 0.5 * (ms[c->reps / 2 - 1] + ms[c->reps / 2]);
+        r->cache_resident = d->cache_bytes && need < 3 * d->cache_bytes;
+        result_metrics(c, r, bw);
+    }
+    free(ms);
+    for (int i = 0; i < narrays; i++) b->release(arrays[i]);
+    return rc;
+}
+
+void result_metrics(const struct run_config *c, struct run_result *r, const struct bandwidth *bw)
+{
+    double updates = (double)c->grid[0] * c->grid[1] * c->grid[2];
+    r->counts = scheme_counts(c->scheme, c->precision, c->coef);
+    r->updates_per_s = updates / (r->median_ms * 1e-3);
+    r->mcells_per_s = r->updates_per_s / 6 / 1e6; /* the paper's equation (5) */
+    r->gbs_effective = r->updates_per_s * r->counts.compulsory_bytes / 1e9;
+    r->pct_bw = bw && bw->best_gbs > 0 ? 100 * r->gbs_effective / bw->best_gbs : 0;
+    r->gflops = r->updates_per_s * r->counts.flops / 1e9;
+}

@@ -1,0 +1,32 @@
+#include "reference.h"
+
+#include <math.h>
+
+double reference_update(const struct scheme *s, int component, const struct reference_inputs *in,
+                        int i, int j, int k, double *magnitude)
+{
+    long n = (long)(k + HALO) * in->sz + (long)(j + HALO) * in->sy + (i + HALO);
+    double value = 0, mag = 0;
+    for (int l = 0; l < s->levels; l++) {
+        double da = in->da[l] ? in->da[l][n] : in->da_u[l];
+        value += da * in->level[l][n];
+        mag += fabs(da * in->level[l][n]);
+    }
+    for (int g = 0; g < s->ngroups; g++) {
+        struct group_terms t;
+        expand_group(s, g, component, &t);
+        double bracket = 0, points = 0;
+        for (int p = 0; p < t.npoints; p++) {
+            const struct point *a = &t.plus[p], *b = &t.minus[p];
+            double fa = in->plus[n + a->d[0] + a->d[1] * in->sy + a->d[2] * in->sz];
+            double fb = in->minus[n + b->d[0] + b->d[1] * in->sy + b->d[2] * in->sz];
+            bracket += a->sign * fa - b->sign * fb;
+            points += fabs(fa) + fabs(fb);
+        }
+        double db = in->db[g] ? in->db[g][n] : in->db_u[g];
+        value += db * bracket;
+        mag += fabs(db) * points;
+    }
+    *magnitude = mag;
+    return value;
+}

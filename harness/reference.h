@@ -1,0 +1,23 @@
+/* The plain scalar reference: one component update walked straight from the spec's term list
+ * in double precision, independent of the generator and its templates. */
+#ifndef HARNESS_REFERENCE_H
+#define HARNESS_REFERENCE_H
+
+#include "kernel.h"
+
+/* The inputs of kernel_args, as double arrays (the same layout), with coefficients either
+ * arrays (da[l], db[g] non-NULL) or the scalars da_u, db_u. */
+struct reference_inputs {
+    int nx, ny, nz;
+    long sy, sz;
+    const double *level[MAX_LEVELS], *plus, *minus;
+    const double *da[MAX_LEVELS], *db[MAX_GROUPS];
+    double da_u[MAX_LEVELS], db_u[MAX_GROUPS];
+};
+
+/* New value of interior cell (i,j,k); *magnitude gets the sum of the absolute values of every
+ * product and point that went into it, which bounds the rounding error of any evaluation order. */
+double reference_update(const struct scheme *s, int component, const struct reference_inputs *in,
+                        int i, int j, int k, double *magnitude);
+
+#endif

@@ -1,0 +1,127 @@
+#define _GNU_SOURCE
+#include "results.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build_info.h"
+
+static int mkdir_p(const char *path)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+void machine_slug(const struct device_desc *d, enum device dev, char *out, size_t n)
+{
+    size_t at = (size_t)snprintf(out, n, "%s", device_names[dev]);
+    int dash = 1;
+    for (const char *c = d->name; *c && at + 2 < n && at < 56; c++) {
+        if (isalnum((unsigned char)*c)) {
+            if (dash) out[at++] = '-';
+            out[at++] = (char)tolower((unsigned char)*c);
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+    out[at] = '\0';
+}
+
+int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem)
+{
+    char folder[400], stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
+    snprintf(folder, sizeof folder, "%s/%s", dir, machine);
+    if (mkdir_p(folder)) {
+        fprintf(stderr, "fdtdbench: cannot create folder %s: %s\n", folder, strerror(errno));
+        return -1;
+    }
+    /* Never replace an earlier run: add -2, -3, ... if the name is taken. */
+    for (int i = 1; i < 100; i++) {
+        if (i == 1) snprintf(rf->path, sizeof rf->path, "%s/%s-%s.csv", folder, stem, stamp);
+        else snprintf(rf->path, sizeof rf->path, "%s/%s-%s-%d.csv", folder, stem, stamp, i);
+        if (access(rf->path, F_OK) != 0) break;
+    }
+    snprintf(rf->tmp, sizeof rf->tmp, "%s.tmp", rf->path);
+    rf->f = fopen(rf->tmp, "w");
+    if (!rf->f) {
+        fprintf(stderr, "fdtdbench: cannot write %s: %s\n", rf->tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(rf->f, "%s\n", RESULT_COLUMNS);
+    return 0;
+}
+
+int results_close(struct results_file *rf)
+{
+    if (fclose(rf->f) || link(rf->tmp, rf->path)) { /* link fails rather than replace a file */
+        fprintf(stderr, "fdtdbench: cannot write %s: %s\n", rf->path, strerror(errno));
+        unlink(rf->tmp);
+        return -1;
+    }
+    unlink(rf->tmp);
+    return 0;
+}
+
+void results_abort(struct results_file *rf)
+{
+    if (rf->f) fclose(rf->f);
+    rf->f = NULL;
+    unlink(rf->tmp);
+}
+
+/* Writes a text field with any comma or newline turned into a space. */
+static void field(FILE *f, const char *s)
+{
+    for (; s && *s; s++) fputc(*s == ',' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+    fputc(',', f);
+}
+
+void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
+                 const struct bandwidth *bw, const struct device_desc *d, double paper_mcells)
+{
+    char host[128] = "", date[32], bind[96];
+    time_t now = time(NULL);
+    gethostname(host, sizeof host - 1);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    snprintf(bind, sizeof bind, "%s/%s", getenv("OMP_PROC_BIND") ? getenv("OMP_PROC_BIND") : "unset",
+             getenv("OMP_PLACES") ? getenv("OMP_PLACES") : "unset");
+    field(f, table);
+    field(f, c->scheme->name);
+    field(f, component_names[c->component]);
+    field(f, device_names[c->device]);
+    field(f, precision_names[c->precision]);
+    field(f, coef_names[c->coef]);
+    field(f, c->variant);
+    fprintf(f, "%d,%d,%d,%dx%dx%d,%d,%d,%d,", c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
+            c->block[2], r->threads, c->reps, r->batch);
+    fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%.4g,%.6g,%.6g,%.6g,%.4g,%.6g,%d,%d,", r->min_ms, r->median_ms,
+            r->max_ms, r->updates_per_s, r->mcells_per_s, r->counts.flops, r->counts.compulsory_bytes,
+            r->counts.naive_bytes, (double)r->counts.flops / r->counts.compulsory_bytes, r->gbs_effective,
+            bw ? bw->copy_gbs : 0, bw ? bw->second_gbs : 0, r->pct_bw, r->gflops, r->cache_resident, r->verified);
+    if (paper_mcells >= 0) fprintf(f, "%g", paper_mcells);
+    fputc(',', f);
+    field(f, d->name);
+    field(f, d->detail);
+    field(f, d->driver);
+    field(f, host);
+    field(f, BUILD_COMPILER);
+    field(f, BUILD_CFLAGS);
+    field(f, bind);
+    field(f, BUILD_COMMIT);
+    fprintf(f, "%s\n", date);
+}

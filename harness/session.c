@@ -1,0 +1,53 @@
+#include "session.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void session_open(struct session *s, enum device d)
+{
+    char why[256] = "";
+    memset(s, 0, sizeof *s);
+    s->device = d;
+    s->b = d == DEV_CPU ? cpu_backend() : gpu_backend();
+    if (!s->b->available(why, sizeof why)) cli_error("the %s is not usable: %s", device_names[d], why);
+    s->b->describe(&s->desc);
+    machine_slug(&s->desc, d, s->slug, sizeof s->slug);
+    s->bw_threads = -1;
+}
+
+void session_bandwidth(struct session *s, int threads)
+{
+    s->b->set_threads(threads);
+    int t = s->b->threads();
+    if (s->bw_threads == t) return;
+    fprintf(stderr, "probing %s bandwidth%s...\n", device_names[s->device],
+            s->device == DEV_CPU ? (t == 1 ? " on 1 thread" : " on all threads") : "");
+    s->b->probe_bandwidth(&s->bw);
+    s->bw_threads = t;
+    fprintf(stderr, "  %s %.1f GB/s, %s %.1f GB/s (bytes read + written)\n", s->bw.copy_name, s->bw.copy_gbs,
+            s->bw.second_name, s->bw.second_gbs);
+}
+
+void session_print(const struct session *s, FILE *f)
+{
+    fprintf(f, "%s: %s (%s)%s%s\n", device_names[s->device], s->desc.name, s->desc.detail,
+            s->desc.driver[0] ? ", driver " : "", s->desc.driver);
+    if (s->bw_threads >= 0)
+        fprintf(f, "measured bandwidth%s: %s %.1f GB/s, %s %.1f GB/s\n",
+                s->device == DEV_CPU ? (s->bw_threads == 1 ? " (1 thread)" : " (all threads)") : "",
+                s->bw.copy_name, s->bw.copy_gbs, s->bw.second_name, s->bw.second_gbs);
+}
+
+int split_list(char *list, char **items, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == max) cli_error("list '%s...' has more than %d items", items[0], max);
+        items[n++] = t;
+    }
+    if (n == 0) cli_error("empty list");
+    return n;
+}

@@ -1,0 +1,27 @@
+/* A device opened for measuring: its backend, description and bandwidth probe. */
+#ifndef HARNESS_SESSION_H
+#define HARNESS_SESSION_H
+
+#include "results.h"
+
+struct session {
+    enum device device;
+    const struct backend *b;
+    struct device_desc desc;
+    struct bandwidth bw;
+    int bw_threads; /* thread count the probe ran on (CPU); -1 before the first probe */
+    char slug[96];  /* folder name under results/ */
+};
+
+/* Opens the device or ends with a one-line error saying why it is not usable. */
+void session_open(struct session *s, enum device d);
+/* Probes the bandwidth on `threads` threads (0 = all), unless it already did on that many;
+ * prints the figures on stderr. */
+void session_bandwidth(struct session *s, int threads);
+/* Prints the device and bandwidth lines that go with every table. */
+void session_print(const struct session *s, FILE *f);
+
+/* "a,b,c" split in place; returns the count (at most max). */
+int split_list(char *list, char **items, int max);
+
+#endif
