@@ -21,7 +21,10 @@ LDLIBS    := -lm
 NVCC      ?= $(shell command -v nvcc 2>/dev/null)
 # sm_90 machine code for Hopper, plus compute_80 PTX that the driver compiles for any newer GPU.
 CUDA_ARCH ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_80,code=compute_80
-NVCCFLAGS := -O3 -std=c++17 $(CUDA_ARCH) $(INCLUDES) -Xcompiler -Wall,-Wextra -Xptxas -warn-spills
+NVCC_WERROR ?=
+comma     := ,
+NVCCFLAGS := -O3 -std=c++17 $(CUDA_ARCH) $(INCLUDES) -Xcompiler -Wall,-Wextra$(if $(NVCC_WERROR),$(comma)-Werror) \
+             -Xptxas -warn-spills $(if $(NVCC_WERROR),-Werror all-warnings)
 CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
 
 # Yee first: it is the reference every ratio is taken against.
@@ -93,12 +96,11 @@ $(BUILD)/tests/%: tests/%.c tests/check.h $(BUILD)/libfdtd.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(BUILD)/libfdtd.a $(GPU_LIBS) $(LDLIBS)
 
-test: $(BUILD)/fdtdbench $(TESTS) $(if $(NVCC),,cuda-compile-check)
-	@BUILD=$(BUILD) NVCC="$(NVCC)" sh tests/run.sh
-
-# Without a GPU the CUDA sources must still compile: make test checks it with nvcc.
-.PHONY: cuda-compile-check
-cuda-compile-check: ;
+# With nvcc on the PATH, building fdtdbench compiles every CUDA source, GPU or not; the GPU
+# tests then skip, saying why, where no GPU is usable.
+test: $(BUILD)/fdtdbench $(TESTS)
+	@echo "CUDA: $(if $(NVCC),every .cu file compiled with $(NVCC),nvcc not found: GPU backend built as a stub)"
+	@BUILD=$(BUILD) sh tests/run.sh
 
 # ---- main jobs ---------------------------------------------------------------------
 bench: $(BUILD)/fdtdbench
@@ -127,7 +129,10 @@ fuzz:
 	@mkdir -p $(BUILD)/fuzz
 	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Istencils -o $(BUILD)/fuzz/fuzz_spec \
 	  stencils/fuzz_spec.c stencils/spec.c -lm
-	$(BUILD)/fuzz/fuzz_spec -max_total_time=$(FUZZ_SECONDS) -max_len=2048 tests/fuzz_corpus $(BUILD)/fuzz
+	@mkdir -p $(BUILD)/fuzz/corpus
+	# New inputs go to the build folder; copy a crashing one into tests/fuzz_corpus as a regression test.
+	$(BUILD)/fuzz/fuzz_spec -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
+	  $(BUILD)/fuzz/corpus tests/fuzz_corpus
 
 clean:
 	rm -rf $(BUILD)

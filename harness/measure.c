@@ -35,6 +35,15 @@ size_t run_bytes(const struct run_config *c)
     return grid_cells(c->grid) * (size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8);
 }
 
+int run_fits(const struct run_config *c, const struct device_desc *d, char *why, size_t n)
+{
+    size_t need = run_bytes(c);
+    if (need <= d->memory_bytes / 10 * 8) return 0;
+    snprintf(why, n, "grid %dx%dx%d needs %.1f GB, more than 80%% of the %s's %.1f GB", c->grid[0], c->grid[1],
+             c->grid[2], need / 1e9, device_names[c->device], d->memory_bytes / 1e9);
+    return -1;
+}
+
 /* ---- verification ---------------------------------------------------------------- */
 
 static unsigned long long rng_state;
@@ -217,12 +226,8 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
         return -1;
     }
     if (b->check_block(c->block, why, n)) return -1;
+    if (run_fits(c, d, why, n)) return -1;
     size_t need = run_bytes(c);
-    if (need > d->memory_bytes / 10 * 8) {
-        snprintf(why, n, "grid %dx%dx%d needs %.1f GB, more than 80%% of the %s's %.1f GB", c->grid[0], c->grid[1],
-                 c->grid[2], need / 1e9, device_names[c->device], d->memory_bytes / 1e9);
-        return -1;
-    }
     b->set_threads(c->threads);
     r->threads = c->device == DEV_CPU ? b->threads() : 0;
     double worst;

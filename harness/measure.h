@@ -25,5 +25,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
 
 /* Bytes of device memory a run of c needs (fields and coefficients with halos). */
 size_t run_bytes(const struct run_config *c);
+/* 0 if a run of c fits in 80% of the device's memory, or -1 saying how much it needs. */
+int run_fits(const struct run_config *c, const struct device_desc *d, char *why, size_t n);
 
 #endif

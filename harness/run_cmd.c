@@ -42,14 +42,11 @@ static void default_options(struct options *o)
 
 static void parse_block(const char *opt, const char *v, int device, int block[3])
 {
-    if (device == DEV_CPU) {
-        int jk[3];
-        char buf[64];
-        snprintf(buf, sizeof buf, "%sx1", v);
-        if (strchr(v, 'x') == NULL || strchr(strchr(v, 'x') + 1, 'x'))
-            cli_error("%s: '%s' is not JxK (rows x planes)", opt, v);
-        cli_triple(opt, buf, 1, 1 << 20, jk);
-        block[0] = 0, block[1] = jk[0], block[2] = jk[1];
+    if (device == DEV_CPU) { /* JxK: rows by planes; x lines stay whole for SIMD */
+        int j, k, used = 0;
+        if (sscanf(v, "%dx%d%n", &j, &k, &used) != 2 || v[used] || j < 1 || k < 1)
+            cli_error("%s: '%s' is not JxK (rows x planes, each at least 1)", opt, v);
+        block[0] = 0, block[1] = j, block[2] = k;
     } else {
         cli_triple(opt, v, 1, 1024, block);
     }
@@ -134,9 +131,10 @@ int cmd_run(int argc, char **argv)
                            {0, 0, 0}, o.threads, o.reps};
     if (o.have_block) memcpy(c.block, o.block, sizeof c.block);
     else default_block(&s, &c, c.block);
-    session_bandwidth(&s, o.threads);
     struct run_result r;
     char why[512];
+    if (run_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why);
+    session_bandwidth(&s, o.threads);
     if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) cli_error("%s", why);
     if (o.csv) {
         printf("%s\n", RESULT_COLUMNS);
@@ -246,6 +244,10 @@ int cmd_sweep(int argc, char **argv)
                                 c.grid[2], c.block[0], c.block[1], c.block[2], r.threads, r.mcells_per_s, r.pct_bw,
                                 elapsed / done * (total - done));
                     }
+    }
+    if (failed == total) { /* nothing measured: leave no empty file behind */
+        results_abort(&rf);
+        cli_error("sweep: no measurement succeeded, nothing written");
     }
     if (results_close(&rf)) return 1;
     fprintf(stderr, "sweep: wrote %d rows to %s%s\n", total - failed, rf.path,

@@ -1,0 +1,85 @@
+#!/bin/sh
+# Bad input to fdtdbench: each case must end with exactly one "fdtdbench: ..." line naming the
+# problem, a non-zero exit, and no file left behind. Also: help texts and the list command.
+B=${FDTDBENCH:-build/fdtdbench}
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# expect_error NAME PATTERN ARGS...: fails unless the command exits non-zero with one error line
+# matching PATTERN and writes nothing under the results folder it was given.
+expect_error() {
+    name=$1 pattern=$2
+    shift 2
+    "$B" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    errors=$(grep -c '^fdtdbench: ' "$tmp/err")
+    if [ $rc -ne 0 ] && [ "$errors" -eq 1 ] && grep -q -- "$pattern" "$tmp/err" &&
+        [ -z "$(find "$tmp/results" -type f 2>/dev/null)" ]; then
+        ok "$name"
+    else
+        bad "$name: exit $rc, $errors error lines, stderr: $(cat "$tmp/err" | head -n 3)"
+    fi
+}
+
+expect_error "unknown command" "unknown command 'frobnicate'" frobnicate
+expect_error "unknown scheme" "unknown scheme 'yee2' (known: yee, fv24, fv24wb, s22, s44)" run --scheme yee2
+expect_error "unknown component" "unknown component 'hw'" run --component hw
+expect_error "unknown precision" "unknown precision 'f16' (known: f32, f64)" run --precision f16
+expect_error "unknown storage" "unknown coefficient storage 'sparse'" run --coef sparse
+expect_error "unknown device" "unknown device 'tpu'" run --device tpu
+expect_error "grid smaller than the halo" "from 4 to" run --grid 3x40x40
+expect_error "zero grid size" "each size must be a whole number" run --grid 0
+expect_error "negative grid size" "each size must be a whole number" run --grid 40x-5x40
+expect_error "malformed grid" "is not AxBxC" run --grid 40x40
+expect_error "grid over memory" "needs .* GB, more than 80%" run --grid 100000
+expect_error "zero threads" "--threads: '0' is not a whole number" run --threads 0
+expect_error "too many threads" "--threads: '100000'" run --threads 100000
+expect_error "bad tile" "--tile: '0x4' is not JxK" run --tile 0x4
+expect_error "malformed tile" "is not JxK" run --tile 4x4x4
+expect_error "zero reps" "--reps: '0'" run --reps 0
+expect_error "missing value" "--grid needs a value" run --grid
+expect_error "unknown option" "unknown option '--speed'" run --speed 11
+expect_error "sweep bad grid in list" "each size must be" sweep --grids 64,2 --results "$tmp/results"
+expect_error "sweep grid over memory" "no measurement succeeded" sweep --grids 100000 --schemes yee --results "$tmp/results"
+expect_error "list bad option" "unknown option" list --fancy
+for cmd in list run sweep bench probe dispersion tune report; do
+    if "$B" $cmd --help 2>&1 | grep -q "usage: fdtdbench $cmd"; then ok "$cmd --help"; else bad "$cmd --help"; fi
+done
+# The GPU path on a machine without one says why, in one line.
+if "$B" probe --device gpu >/dev/null 2>"$tmp/err"; then
+    skipped=$((skipped + 1))
+    echo "SKIP gpu refused without a GPU: this machine has a usable GPU"
+elif grep -q "^fdtdbench: the gpu is not usable: " "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+    ok "gpu refused without a GPU"
+else
+    bad "gpu refused without a GPU: $(cat "$tmp/err")"
+fi
+# Table 1 through the CLI, for hx.
+"$B" list --csv --component hx >"$tmp/list"
+if grep -qx "yee,hx,6,7,1,5,32,24" "$tmp/list" && grep -qx "fv24,hx,45,46,1,8,188,36" "$tmp/list" &&
+    grep -qx "fv24wb,hx,28,29,1,7,120,32" "$tmp/list" && grep -qx "s22,hx,45,46,1,8,188,36" "$tmp/list" &&
+    grep -qx "s44,hx,17,18,1,12,76,52" "$tmp/list"; then
+    ok "list --csv equals Table 1"
+else
+    bad "list --csv equals Table 1: $(cat "$tmp/list")"
+fi
+# A tiny sweep writes one complete CSV (header + rows), named by machine, and no temporary file.
+if "$B" sweep --schemes yee,s44 --grids 8x6x5 --reps 1 --results "$tmp/results" 2>"$tmp/err" &&
+    f=$(find "$tmp/results" -name 'sweep-*.csv') && [ "$(wc -l <"$f")" -eq 3 ] &&
+    head -n 1 "$f" | grep -q '^table,scheme,component' && [ -z "$(find "$tmp/results" -name '*.tmp')" ]; then
+    ok "sweep writes a complete CSV"
+else
+    bad "sweep writes a complete CSV: $(tail -n 3 "$tmp/err")"
+fi
+# A second sweep never replaces the first.
+"$B" sweep --schemes yee --grids 8 --reps 1 --results "$tmp/results" 2>/dev/null
+"$B" sweep --schemes yee --grids 8 --reps 1 --results "$tmp/results" 2>/dev/null
+n=$(find "$tmp/results" -name 'sweep-*.csv' | wc -l)
+if [ "$n" -eq 3 ]; then ok "sweeps never overwrite"; else bad "sweeps never overwrite: $n files"; fi
+
+echo "test_cli.sh: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]

@@ -1,0 +1,83 @@
+/* Every generated CPU kernel against the reference, and proof that the check catches a
+ * wrong kernel. */
+#include <math.h>
+
+#include "check.h"
+#include "measure.h"
+
+/* Odd sizes, several tile shapes: no tile divides the grid evenly. */
+static const int grids[][3] = {{37, 29, 23}, {9, 7, 5}};
+static const int tiles[][3] = {{0, 0, 1}, {0, 4, 3}, {0, 5, 2}};
+
+static void test_every_cpu_kernel_matches_reference(void)
+{
+    const struct backend *b = cpu_backend();
+    int checked = 0;
+    double worst_all = 0;
+    for (int i = 0; i < cpu_kernel_table_len; i++) {
+        const struct kernel_entry *k = &cpu_kernel_table[i];
+        for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++)
+            for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
+                char why[512];
+                double worst;
+                int rc = verify_kernel(b, scheme_find(k->scheme), k, grids[g], tiles[t], &worst, why, sizeof why);
+                CHECK(rc == 0, "%s", why);
+                if (worst > worst_all) worst_all = worst;
+                checked++;
+            }
+    }
+    /* 5 schemes x 6 components x 2 precisions x 2 storages, at least. */
+    CHECK(cpu_kernel_table_len >= 120, "only %d CPU kernels generated", cpu_kernel_table_len);
+    printf("  %d verifications; largest error %.3f of its tolerance\n", checked, worst_all);
+}
+
+/* Deliberately wrong kernels, through the same check: each must be rejected. */
+static void yee_hx_f64(const struct kernel_args *a, int wrong_offset, int skip_cell, int write_halo)
+{
+    double *out = a->out;
+    const double *h = a->level[0], *p = a->plus, *m = a->minus, *da = a->da[0], *db = a->db[0];
+    for (int k = 0; k < a->nz; k++)
+        for (int j = 0; j < a->ny; j++)
+            for (int i = 0; i < a->nx; i++) {
+                long n = grid_index(a, i, j, k);
+                if (skip_cell && i == 3 && j == 2 && k == 1) continue;
+                long up = wrong_offset && i == 5 ? a->sy : a->sz; /* y where z belongs, at one column */
+                out[n] = da[n] * h[n] + db[n] * ((p[n + up] - p[n]) - (m[n + a->sy] - m[n]));
+            }
+    if (write_halo) out[grid_index(a, -1, 0, 0)] = 0;
+}
+static void right(const struct kernel_args *a) { yee_hx_f64(a, 0, 0, 0); }
+static void wrong_offset(const struct kernel_args *a) { yee_hx_f64(a, 1, 0, 0); }
+static void skips_a_cell(const struct kernel_args *a) { yee_hx_f64(a, 0, 1, 0); }
+static void writes_halo(const struct kernel_args *a) { yee_hx_f64(a, 0, 0, 1); }
+
+static void test_verification_rejects_wrong_kernels(void)
+{
+    const struct backend *b = cpu_backend();
+    const struct scheme *yee = scheme_find("yee");
+    static const int tile[3] = {0, 0, 1};
+    struct kernel_entry k = {"yee", HX, F64, COEF_ARRAY, "test", right};
+    char why[512];
+    double worst;
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, &worst, why, sizeof why) == 0, "hand-written Yee: %s", why);
+    k.fn = wrong_offset;
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, &worst, why, sizeof why) == -1, "wrong offset passed");
+    k.fn = skips_a_cell;
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, &worst, why, sizeof why) == -1, "unwritten cell passed");
+    CHECK(strstr(why, "(3,2,1)") != NULL, "message names the cell: %s", why);
+    k.fn = writes_halo;
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, &worst, why, sizeof why) == -1 && strstr(why, "halo"),
+          "halo write passed: %s", why);
+    /* An f64 kernel judged by the f32 tolerance would pass anything; the right kernel's
+     * error must be far inside the f64 bound. */
+    k.fn = right;
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, &worst, why, sizeof why) == 0 && worst < 0.5,
+          "worst %.3f of tolerance", worst);
+}
+
+int main(void)
+{
+    RUN(test_every_cpu_kernel_matches_reference);
+    RUN(test_verification_rejects_wrong_kernels);
+    return TEST_SUMMARY();
+}
