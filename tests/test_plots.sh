@@ -1,0 +1,131 @@
+#!/bin/sh
+# plots/render.sh on the synthetic sample in tests/data: every gnuplot script makes a
+# non-empty PNG (and an SVG), absent data is skipped with a note and not an error, a missing
+# gnuplot is a message and exit status 0, and the page links only figures that exist.
+# FDTDBENCH is the binary (tests/run.sh sets it); the gnuplot tests are skipped without gnuplot.
+bin=${FDTDBENCH:-build/fdtdbench}
+build=$(dirname "$bin")
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+result() { # NAME FAILURES: FAILURES is empty when the test passed
+    if [ -z "$2" ]; then
+        echo "ok   $1"
+        passed=$((passed + 1))
+    else
+        printf 'FAIL %s:\n%s\n' "$1" "$2"
+        failed=$((failed + 1))
+    fi
+}
+
+is_png() { # non-empty, with the PNG signature
+    [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+
+# Without gnuplot: one line naming the package, exit status 0 (make bench must not fail).
+out=$(PATH=/nonexistent /bin/sh plots/render.sh "$build" "$tmp/none" 2>&1)
+rc=$?
+f=
+[ $rc -eq 0 ] || f="exit status $rc"
+echo "$out" | grep -qx 'gnuplot not found: install the package gnuplot-nox (apt-get install gnuplot-nox)' || f="$f
+output: $out"
+result no_gnuplot_is_a_message "$f"
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+    for t in render_sample every_script_makes_a_png absent_data_is_skipped page_links_exist dispersion_from_binary; do
+        echo "SKIP $t: gnuplot not found (install the package gnuplot-nox)"
+        skipped=$((skipped + 1))
+    done
+    echo "test_plots.sh: $passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+    exit
+fi
+
+cp -r tests/data/results "$tmp/r"
+out=$(DISPERSION_PPW_CSV=tests/data/dispersion-vs-ppw.csv DISPERSION_ANGLE_CSV=tests/data/dispersion-vs-angle.csv \
+    sh plots/render.sh "$build" "$tmp/r" 2>&1)
+rc=$?
+f=
+[ $rc -eq 0 ] || f="exit status $rc"
+echo "$out" | grep -qi 'failed' && f="$f
+$out"
+result render_sample "$f"
+
+# Which script draws each figure: every script must have made at least one.
+pairs="throughput.gp:cpu-synthetic-sample/plots/throughput throughput.gp:gpu-synthetic-sample/plots/throughput
+    blocks.gp:gpu-synthetic-sample/plots/blocks-yee blocks.gp:gpu-synthetic-sample/plots/blocks-s44
+    sizes.gp:cpu-synthetic-sample/plots/sizes sizes.gp:gpu-synthetic-sample/plots/sizes
+    roofline.gp:cpu-synthetic-sample/plots/roofline roofline.gp:gpu-synthetic-sample/plots/roofline
+    dispersion_ppw.gp:plots/dispersion-vs-ppw dispersion_angle.gp:plots/dispersion-vs-angle"
+f=
+for pair in $pairs; do
+    p="$tmp/r/${pair#*:}"
+    is_png "$p.png" || f="$f
+${pair%%:*}: $p.png missing, empty or not a PNG"
+    grep -q '<svg' "$p.svg" 2>/dev/null || f="$f
+${pair%%:*}: $p.svg missing or not SVG"
+done
+for s in plots/*.gp; do
+    n=$(basename "$s")
+    case " $pairs" in
+    *" $n:"* | *"$n:"*) ;;
+    *) [ "$n" = style.gp ] || f="$f
+$s is not exercised by this test" ;;
+    esac
+done
+result every_script_makes_a_png "$f"
+
+# A machine with only a grid-size sweep: the other figures are skipped with a note.
+mkdir -p "$tmp/s/cpu-only-sizes"
+awk -F, 'NR == 1 || $1 == "sizes"' tests/data/results/cpu-synthetic-sample/bench-2000-01-01.csv \
+    >"$tmp/s/cpu-only-sizes/x.csv"
+out=$(DISPERSION_PPW_CSV=/nonexistent DISPERSION_ANGLE_CSV=/nonexistent sh plots/render.sh "$build" "$tmp/s" 2>&1)
+rc=$?
+f=
+[ $rc -eq 0 ] || f="exit status $rc"
+echo "$out" | grep -q "dispersion vs-ppw: skipped (cannot read /nonexistent)" || f="$f
+no skip note for an unreadable dispersion CSV"
+is_png "$tmp/s/cpu-only-sizes/plots/sizes.png" || f="$f
+no sizes.png"
+for what in "throughput: skipped" "roofline: skipped"; do
+    echo "$out" | grep -q "$what" || f="$f
+no '$what' note in: $out"
+done
+[ ! -e "$tmp/s/cpu-only-sizes/plots/throughput.png" ] || f="$f
+a throughput.png without data"
+result absent_data_is_skipped "$f"
+
+# The page (when the binary is built) links only figures that exist.
+f=
+if [ -x "$bin" ]; then
+    for l in $(grep -oE '\([^()]*\.(png|svg)\)' "$tmp/r/README.md" | tr -d '()' | sort -u); do
+        [ -s "$tmp/r/$l" ] || f="$f
+README.md links $l, which does not exist"
+    done
+    grep -q 'blocks-yee.png' "$tmp/r/README.md" || f="$f
+README.md does not show blocks-yee.png"
+    result page_links_exist "$f"
+else
+    echo "SKIP page_links_exist: $bin not built"
+    skipped=$((skipped + 1))
+fi
+
+# Dispersion straight from the binary, as make plots does; a binary without the
+# subcommand is a skip note, not an error.
+if [ -x "$bin" ] && "$bin" dispersion --table vs-ppw --csv >/dev/null 2>&1; then
+    mkdir -p "$tmp/d"
+    out=$(sh plots/render.sh "$build" "$tmp/d" 2>&1)
+    f=
+    for p in dispersion-vs-ppw dispersion-vs-angle; do
+        is_png "$tmp/d/plots/$p.png" || f="$f
+$p.png not made: $out"
+    done
+    result dispersion_from_binary "$f"
+else
+    echo "SKIP dispersion_from_binary: $bin dispersion --table vs-ppw --csv does not work here"
+    skipped=$((skipped + 1))
+fi
+
+echo "test_plots.sh: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

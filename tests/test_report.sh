@@ -1,0 +1,198 @@
+#!/bin/sh
+# fdtdbench report on the synthetic sample in tests/data: the Markdown tables hold the numbers
+# of the CSV rows they came from (read back cell by cell, by column name), the newest file
+# wins, columns are found by name, and bad input ends with one line and exit status 2,
+# leaving no page behind. FDTDBENCH is the binary (tests/run.sh sets it).
+bin=${FDTDBENCH:-build/fdtdbench}
+data=tests/data/results
+sel="plots/select.awk"
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+result() { # NAME FAILURES: FAILURES is empty when the test passed
+    if [ -z "$2" ]; then
+        echo "ok   $1"
+        passed=$((passed + 1))
+    else
+        printf 'FAIL %s:\n%s\n' "$1" "$2"
+        failed=$((failed + 1))
+    fi
+}
+
+summary() {
+    echo "test_report.sh: $passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+    exit
+}
+
+if [ ! -x "$bin" ]; then
+    echo "SKIP all: $bin not built"
+    skipped=1
+    summary
+fi
+
+# One cell of a README table: machine section, table heading, the row whose column KEYCOL
+# holds KEY, and the column named COLUMN.
+md_cell() { # README MACHINE HEADING KEYCOL KEY COLUMN
+    awk -v m="## $2" -v t="### $3" -v kc="$4" -v key="$5" -v cn="$6" '
+    $0 == m { inm = 1; next }
+    /^## / { inm = 0 }
+    inm && $0 == t { intab = 1; hdr = 0; next }
+    /^### / { intab = 0 }
+    intab && /^\|/ {
+        n = split($0, c, "|")
+        for (i = 2; i < n; i++) gsub(/^ +| +$/, "", c[i])
+        if (!hdr++) { for (i = 2; i < n; i++) { if (c[i] == cn) ci = i; if (c[i] == kc) ki = i }; next }
+        if (ci && ki && c[ki] == key) { print c[ci]; exit }
+    }' "$1"
+}
+
+# One CSV value, by column name, of the row of TABLE whose KEYCOL is KEY.
+csv_val() { # CSV TABLE KEYCOL KEY COLUMN
+    awk -f "$sel" -v where="table=$2;$3=$4" -v cols="$5" "$1" | head -n 1
+}
+
+cp -r "$data" "$tmp/r"
+out=$("$bin" report --results "$tmp/r" 2>&1)
+rc=$?
+readme="$tmp/r/README.md"
+f=
+[ $rc -eq 0 ] || f="exit status $rc: $out"
+[ -s "$readme" ] || f="$f
+no $readme"
+[ ! -e "$readme.tmp" ] || f="$f
+temporary file left behind"
+result report_writes_page "$f"
+[ -s "$readme" ] || summary
+
+# Every table's rows have as many cells as its header.
+f=$(awk '/^\|/ { n = split($0, c, "|"); if (!intab++) want = n; else if (n != want) print "line " NR ": " n - 2 " cells, header " want - 2 }
+         !/^\|/ { intab = 0 }' "$readme")
+result tables_well_formed "$f"
+
+# CPU Table 5, one thread: from the newest of the two files holding it, every cell checked.
+new="$data/cpu-synthetic-sample/bench-2000-01-02.csv"
+old="$data/cpu-synthetic-sample/bench-2000-01-01.csv"
+cpu=cpu-synthetic-sample
+t5="Table 5: CPU, one thread"
+f=
+grep -q 'From `bench-2000-01-02.csv`.*the newest of 2 files holding this table' "$readme" || f="no source line naming bench-2000-01-02.csv as the newest"
+yee=$(csv_val "$new" table5-1thread scheme yee mcells_per_s)
+pyee=$(csv_val "$new" table5-1thread scheme yee paper_mcells)
+for s in yee fv24 fv24wb s22 s44; do
+    for pair in "MCells/s (eq. 5)|mcells_per_s|%.1f" "paper MCells/s|paper_mcells|%.0f" \
+        "GB/s effective|gbs_effective|%.1f" "% of measured BW|pct_bw|%.1f" "GFLOP/s|gflops|%.1f" "threads|threads|%s"; do
+        col=${pair%%|*} rest=${pair#*|}
+        want=$(printf "${rest#*|}" "$(csv_val "$new" table5-1thread scheme $s "${rest%%|*}")")
+        got=$(md_cell "$readme" $cpu "$t5" scheme $s "$col")
+        [ "$got" = "$want" ] || f="$f
+$s $col: page '$got', CSV '$want'"
+    done
+    mc=$(csv_val "$new" table5-1thread scheme $s mcells_per_s)
+    pp=$(csv_val "$new" table5-1thread scheme $s paper_mcells)
+    up=$(csv_val "$new" table5-1thread scheme $s updates_per_s)
+    for pair in "Yee/scheme|$(awk -v a="$yee" -v b="$mc" 'BEGIN { printf "%.1f", a / b }')" \
+        "paper Yee/scheme|$(awk -v a="$pyee" -v b="$pp" 'BEGIN { printf "%.1f", a / b }')" \
+        "measured/paper|$(awk -v a="$mc" -v b="$pp" 'BEGIN { printf "%.2f", a / b }')" \
+        "Gupdates/s|$(awk -v a="$up" 'BEGIN { printf "%.3f", a / 1e9 }')"; do
+        got=$(md_cell "$readme" $cpu "$t5" scheme $s "${pair%%|*}")
+        [ "$got" = "${pair#*|}" ] || f="$f
+$s ${pair%%|*}: page '$got', expected '${pair#*|}'"
+    done
+    older=$(printf %.1f "$(csv_val "$old" table5-1thread scheme $s mcells_per_s)")
+    [ "$(md_cell "$readme" $cpu "$t5" scheme $s "MCells/s (eq. 5)")" != "$older" ] || f="$f
+$s shows the older file's $older"
+done
+result cpu_table5_matches_newest_csv "$f"
+
+f=
+grep -q '^- `sizes`: 30 rows from `bench-2000-01-01.csv`' "$readme" || f="the sizes sweep is not credited to bench-2000-01-01.csv"
+grep -q '^| newest file `bench-2000-01-02.csv` |' "$readme" || f="$f
+machine context not from the newest file"
+result tables_name_their_files "$f"
+
+# GPU Tables 4 and 2 and the machine context.
+gpu=gpu-synthetic-sample
+g="$data/$gpu/bench-2000-01-03.csv"
+f=
+for s in yee fv24 fv24wb s22 s44; do
+    for pair in "block|block|%s" "MCells/s (eq. 5)|mcells_per_s|%.1f" "paper MCells/s|paper_mcells|%.0f"; do
+        col=${pair%%|*} rest=${pair#*|}
+        want=$(printf "${rest#*|}" "$(csv_val "$g" table4 scheme $s "${rest%%|*}")")
+        got=$(md_cell "$readme" $gpu "Table 4: GPU, each scheme at its best block" scheme $s "$col")
+        [ "$got" = "$want" ] || f="$f
+table4 $s $col: page '$got', CSV '$want'"
+    done
+done
+for b in 4x4x4 32x8x4; do
+    want=$(printf %.0f "$(csv_val "$g" table2 block $b paper_mcells)")
+    got=$(md_cell "$readme" $gpu "Table 2: GPU, Yee per block shape" block $b "paper MCells/s")
+    [ "$got" = "$want" ] || f="$f
+table2 $b paper: page '$got', CSV '$want'"
+done
+grep -q '^| device | Synthetic GPU (sample data for tests) |$' "$readme" || f="$f
+no device line for the GPU"
+result gpu_tables_match_csv "$f"
+
+# Columns are found by name: the same file with its columns in another order gives the same page.
+mkdir -p "$tmp/shuf/$gpu"
+awk -F, 'BEGIN { OFS = "," } { t = $1; $1 = $NF; $NF = t; t = $2; $2 = $19; $19 = t; print }' "$g" >"$tmp/shuf/$gpu/bench-2000-01-03.csv"
+cp -r "$data/$gpu/plots" "$tmp/shuf/$gpu/" 2>/dev/null
+"$bin" report --results "$tmp/shuf" >/dev/null 2>&1
+f=
+for s in yee s44; do
+    a=$(md_cell "$readme" $gpu "Table 3: GPU, best block per scheme" scheme $s "MCells/s (eq. 5)")
+    b=$(md_cell "$tmp/shuf/README.md" $gpu "Table 3: GPU, best block per scheme" scheme $s "MCells/s (eq. 5)")
+    [ -n "$a" ] && [ "$a" = "$b" ] || f="$f
+$s: '$a' in order, '$b' shuffled"
+done
+result columns_found_by_name "$f"
+
+mkdir -p "$tmp/empty"
+f=
+"$bin" report --results "$tmp/empty" >/dev/null 2>&1 || f="exit status $?"
+grep -q 'No results yet' "$tmp/empty/README.md" 2>/dev/null || f="$f
+no 'No results yet' on the page"
+result empty_results_folder "$f"
+
+f=
+"$bin" report --help >"$tmp/help" 2>&1 || f="exit status $?"
+grep -q '^usage: fdtdbench report' "$tmp/help" || f="$f
+no usage line"
+result help "$f"
+
+# Bad input: exit status 2, one line "fdtdbench: ..." naming the problem, the old page untouched.
+bad() { # NAME EXPECTED_TEXT ARGS...
+    name=$1 text=$2
+    shift 2
+    echo "old page" >"$tmp/b/README.md"
+    "$bin" report "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    f=
+    [ $rc -eq 2 ] || f="exit status $rc, expected 2"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^fdtdbench: .*$text" "$tmp/err" || f="$f
+stderr is not one line 'fdtdbench: ...$text...': $(cat "$tmp/err")"
+    [ "$(cat "$tmp/b/README.md")" = "old page" ] || f="$f
+the old page was replaced"
+    [ -z "$(find "$tmp/b" -name '*.tmp')" ] || f="$f
+a temporary file was left"
+    result "$name" "$f"
+}
+mkb() { # a results folder with one sample file transformed by an awk program
+    rm -rf "$tmp/b"
+    mkdir -p "$tmp/b/m"
+    awk -F, "$1" "$data/$gpu/bench-2000-01-03.csv" >"$tmp/b/m/x.csv"
+}
+mkb '{ print }'
+bad bad_missing_folder "cannot open '$tmp/nonexistent'" --results "$tmp/nonexistent"
+bad bad_unknown_option "unknown option '--frobnicate'" --results "$tmp/b" --frobnicate
+bad bad_option_without_value "needs a value" --results
+mkb 'BEGIN { OFS = "," } NR == 1 { $19 = "mcells" } { print }'
+bad bad_missing_column "no column 'mcells_per_s'" --results "$tmp/b"
+mkb 'NR == 3 { sub(/,[^,]*$/, "") } { print }'
+bad bad_short_row "x.csv:3: 39 fields where the header has 40" --results "$tmp/b"
+mkb 'BEGIN { OFS = "," } NR == 4 { $19 = "fast" } { print }'
+bad bad_number "x.csv:4: column mcells_per_s: 'fast' is not a number" --results "$tmp/b"
+
+summary
