@@ -45,6 +45,8 @@ int update_coefficients(const struct scheme *s, const double *w, int is_h, doubl
 #define VACUUM_EPS 8.8541878128e-12
 #define VACUUM_MU (1.0 / (VACUUM_EPS * VACUUM_C * VACUUM_C))
 
+/* update_coefficients takes m = NULL as vacuum. */
+
 /* 0 if 0 < courant < stability_limit(s, w); otherwise -1 with the limit in err. */
 int check_courant(const struct scheme *s, const double *w, double courant, char *err, size_t errlen);
 
@@ -59,6 +61,9 @@ double time_rule_limit(const struct scheme *s);
  * advance per step omega dt and |z| per step. No stability check (phase_velocity_error has one). */
 void physical_root(const struct scheme *s, const double *w, const double k[3], double courant,
                    double *theta, double *amplitude);
+
+/* Unit direction of polar angle theta (from z) and azimuth phi (from x), in degrees. */
+void direction_from_angles(double theta_deg, double phi_deg, double d[3]);
 
 /* The largest |v_p/c - 1| over all directions at ppw and courant (searched over the directions
  * the cube's symmetry leaves distinct), its unit direction and |z|. 0, or -1 with err. */

@@ -1,0 +1,33 @@
+/* A periodic box stepped with the generated kernels, on any backend: the check that the kernels
+ * themselves have the dispersion and the stability of SCHEMES.md section 4. All six components,
+ * every scheme (S44 with its four time levels), f32 or f64, vacuum with cell size 1 m. */
+#ifndef HARNESS_SIMULATE_H
+#define HARNESS_SIMULATE_H
+
+#include <stddef.h>
+
+#include "backend.h"
+
+struct sim_config {
+    const struct backend *b;
+    const struct scheme *s;
+    const double *w;     /* the weights the coefficients are made from (scheme_weights) */
+    int precision, coef; /* enum precision, enum coef_storage */
+    const char *variant; /* kernel variant, e.g. "plain" on the CPU */
+    int block[3];        /* kernel_args.block: CPU tile, GPU block shape */
+    int grid[3];         /* interior cells, each at least HALO */
+    double courant;      /* c dt / Delta */
+};
+
+/* Seeds the discrete eigenmode k = 2 pi (m0/nx, m1/ny, m2/nz): E0 perpendicular to the scheme's
+ * own K~, H0 from its own curl half a step earlier, every old level from powers of the physical
+ * root z (physical_root); runs `steps` steps; projects E onto the mode after each and returns
+ * the mean phase advance per step in *theta and |z| per step. 0, or -1 with the reason. */
+int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude,
+             char *why, size_t n);
+
+/* Random fields on every level, stepped `steps` times: *growth is the largest total energy
+ * (eps E^2 + mu H^2 over the newest levels) seen, over the initial one. 0, or -1 with why. */
+int sim_energy_growth(const struct sim_config *c, int steps, double *growth, char *why, size_t n);
+
+#endif
