@@ -77,7 +77,7 @@ $(GEN)/cpu_kernels.c: $(GEN)/generate kernels_cpu/kernels.c.in $(SPECS)
 $(GEN)/gpu_kernels.cu: $(GEN)/generate kernels_gpu/kernels.cu.in $(SPECS)
 	$(GEN)/generate kernels kernels_gpu/kernels.cu.in $@ $(SPECS)
 
-$(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS)
+$(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)
 
 # What every CSV row records of the build: commit (+dirty if the tree differs), compiler, flags.
