@@ -1,0 +1,39 @@
+/* Block shapes found by `fdtdbench tune`, one file per GPU: results/tuned/<gpu-slug>.conf, the
+ * slug from machine_slug(). The file is text: '#' header lines (date, GPU, driver, grid), then
+ * one line per kernel, fields separated by blanks:
+ *   scheme component precision coef variant block mcells_per_s gbs grid
+ *   yee    hx        f32       array baseline 32x2x3 1234.5   567.8 512x512x512 */
+#ifndef HARNESS_TUNED_H
+#define HARNESS_TUNED_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define TUNED_DIR "results/tuned"
+
+struct tuned_entry {
+    char scheme[16], variant[32];
+    int component, precision, coef; /* enum component, precision, coef_storage */
+    int block[3];
+    double mcells_per_s, gbs;       /* what the winner measured: MCells/s (eq. 5), effective GB/s */
+    int grid[3];                    /* the grid it was measured on */
+};
+
+/* results/tuned/<gpu_slug>.conf */
+void tuned_path(const char *gpu_slug, char *out, size_t n);
+
+/* One kernel line into e: 0, or -1 for a comment, a blank line or anything malformed. */
+int tuned_parse(const char *line, struct tuned_entry *e);
+/* The column heading, as a comment line. */
+void tuned_print_header(FILE *f);
+/* One kernel line, newline included, as tuned_parse reads it. */
+void tuned_print(FILE *f, const struct tuned_entry *e);
+/* 1 if a and b are the same kernel (scheme, component, precision, coef, variant). */
+int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b);
+
+/* The saved block shape of one GPU kernel: 0 with block[] set, or -1 if there is no such file or
+ * no line for that kernel. precision and coef are enum precision and enum coef_storage. */
+int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
+                const char *variant, int block[3]);
+
+#endif

@@ -1,0 +1,325 @@
+/* The GPU backend: device 0 through the CUDA runtime. Every CUDA call is checked: a failure
+ * goes back through a `why` string where the interface has one, and otherwise ends the program
+ * with one line on stderr (exit 2), never silently. */
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "backend.h"
+}
+
+/* One line on stderr and exit 2: for failures the interface has no way to return. */
+static void check(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return;
+    fprintf(stderr, "fdtdbench: CUDA: %s: %s\n", what, cudaGetErrorString(e));
+    exit(2);
+}
+
+/* 0, or -1 with "what: CUDA's error text" in why. */
+static int report(cudaError_t e, const char *what, char *why, size_t n)
+{
+    if (e == cudaSuccess) return 0;
+    snprintf(why, n, "%s: %s", what, cudaGetErrorString(e));
+    return -1;
+}
+
+static const cudaDeviceProp &props(void)
+{
+    static cudaDeviceProp p;
+    static bool loaded;
+    if (!loaded) {
+        check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+        loaded = true;
+    }
+    return p;
+}
+
+/* ---- device ---------------------------------------------------------------------- */
+
+/* The kernel module's version ("580.159.04"), which the CUDA runtime does not give; empty
+ * where /proc does not have it. */
+static void nvidia_driver_version(char out[32])
+{
+    out[0] = '\0';
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    char line[256];
+    if (f && fgets(line, sizeof line, f)) {
+        const char *m = strstr(line, "Kernel Module");
+        if (!m || sscanf(m + strlen("Kernel Module"), "%31s", out) != 1) out[0] = '\0';
+    }
+    if (f) fclose(f);
+}
+
+static int gpu_available(char *why, size_t n)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        char kmod[32];
+        nvidia_driver_version(kmod);
+        /* With no driver at all the runtime calls it "insufficient": say what is missing. */
+        bool no_driver = e == cudaErrorInsufficientDriver && !kmod[0];
+        snprintf(why, n, no_driver ? "no CUDA device: no NVIDIA driver loaded (%s)" : "no CUDA device: %s",
+                 cudaGetErrorString(e));
+        cudaGetLastError(); /* leave no error behind for a later, unrelated check */
+        return 0;
+    }
+    if (count == 0) {
+        snprintf(why, n, "no CUDA device: none found");
+        return 0;
+    }
+    /* Create the context now, so its cost and any failure show here, not in a timing. */
+    if (report(cudaSetDevice(0), "cudaSetDevice", why, n) || report(cudaFree(0), "creating the CUDA context", why, n))
+        return 0;
+    return 1;
+}
+
+static void gpu_describe(struct device_desc *d)
+{
+    const cudaDeviceProp &p = props();
+    int mem_khz = 0, driver = 0, runtime = 0;
+    check(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0), "cudaDeviceGetAttribute");
+    check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
+    check(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
+    char kmod[32];
+    nvidia_driver_version(kmod);
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "%.*s", (int)sizeof d->name - 1, p.name);
+    for (char *c = d->name; *c; c++)
+        if (*c == ',') *c = ' '; /* names go into CSV fields */
+    snprintf(d->detail, sizeof d->detail, "%d SMs, L2 %d MiB, memory clock %d MHz, bus %d bit, cc %d.%d",
+             p.multiProcessorCount, p.l2CacheSize >> 20, mem_khz / 1000, p.memoryBusWidth, p.major, p.minor);
+    snprintf(d->driver, sizeof d->driver, "%.20s%sCUDA %d.%d, runtime %d.%d", kmod, kmod[0] ? " " : "",
+             driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    d->memory_bytes = p.totalGlobalMem;
+    d->cache_bytes = (size_t)p.l2CacheSize;
+    d->max_threads = p.maxThreadsPerBlock;
+    for (int i = 0; i < 3; i++) d->max_block[i] = p.maxThreadsDim[i];
+}
+
+static int gpu_check_block(const int block[3], char *why, size_t n)
+{
+    const cudaDeviceProp &p = props();
+    long threads = 1;
+    for (int i = 0; i < 3; i++) {
+        if (block[i] < 1 || block[i] > p.maxThreadsDim[i]) {
+            snprintf(why, n, "block %dx%dx%d: %c size %d is outside 1..%d on the %s", block[0], block[1], block[2],
+                     "xyz"[i], block[i], p.maxThreadsDim[i], p.name);
+            return -1;
+        }
+        threads *= block[i];
+    }
+    if (threads > p.maxThreadsPerBlock) {
+        snprintf(why, n, "block %dx%dx%d has %ld threads, more than the %s's %d per block", block[0], block[1],
+                 block[2], threads, p.name, p.maxThreadsPerBlock);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- memory ---------------------------------------------------------------------- */
+
+static void *gpu_alloc(size_t bytes)
+{
+    size_t free_b = 0, total = 0;
+    check(cudaMemGetInfo(&free_b, &total), "cudaMemGetInfo");
+    if (bytes > free_b) return NULL;
+    void *p = NULL;
+    cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
+    if (e == cudaErrorMemoryAllocation) { /* fragmentation or a race with another process */
+        cudaGetLastError();
+        return NULL;
+    }
+    check(e, "cudaMalloc");
+    return p;
+}
+
+static void gpu_release(void *p) { check(cudaFree(p), "cudaFree"); }
+
+static void gpu_upload(void *dst, const void *src, size_t bytes)
+{
+    check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+}
+
+static void gpu_download(void *dst, const void *src, size_t bytes)
+{
+    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
+}
+
+/* The launch shape of the helper kernels: enough resident blocks to fill every SM, each
+ * thread striding over the array (a grid-stride loop). */
+static unsigned fill_blocks(void)
+{
+    const cudaDeviceProp &p = props();
+    return (unsigned)(p.multiProcessorCount * (p.maxThreadsPerMultiProcessor / 256));
+}
+
+/* A counter-based hash (splitmix64's finaliser), so a value depends only on (seed, index):
+ * reproducible whatever the launch shape. Uniform in [0, 1) with 53 bits. */
+static __device__ double hash_unit(unsigned seed, size_t i)
+{
+    unsigned long long x = (unsigned long long)i * 0x9E3779B97F4A7C15ull + seed * 0xD1B54A32D192ED03ull;
+    x ^= x >> 31, x *= 0xBF58476D1CE4E5B9ull, x ^= x >> 27, x *= 0x94D049BB133111EBull, x ^= x >> 31;
+    return (double)(x >> 11) * 0x1.0p-53;
+}
+
+template <typename T>
+static __global__ void fill_kernel(T *p, size_t n, unsigned seed, double lo, double hi)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        p[i] = (T)(lo + (hi - lo) * hash_unit(seed, i));
+}
+
+static void gpu_fill_random(void *p, size_t n, int precision, unsigned seed, double lo, double hi)
+{
+    if (precision == F32) fill_kernel<<<fill_blocks(), 256>>>((float *)p, n, seed, lo, hi);
+    else fill_kernel<<<fill_blocks(), 256>>>((double *)p, n, seed, lo, hi);
+    check(cudaGetLastError(), "fill_random launch");
+    check(cudaDeviceSynchronize(), "fill_random");
+}
+
+/* The GPU's threads are set per launch by the block shape. */
+static void gpu_set_threads(int threads) { (void)threads; }
+static int gpu_threads(void) { return 0; }
+
+/* ---- launches -------------------------------------------------------------------- */
+
+static int gpu_run_once(kernel_fn fn, const struct kernel_args *a, char *why, size_t n)
+{
+    fn(a);
+    if (report(cudaGetLastError(), "kernel launch", why, n)) return -1;
+    return report(cudaDeviceSynchronize(), "kernel run", why, n);
+}
+
+static int gpu_time_kernel(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples,
+                           double *ms, char *why, size_t n)
+{
+    cudaEvent_t start, stop;
+    if (report(cudaEventCreate(&start), "cudaEventCreate", why, n)) return -1;
+    if (report(cudaEventCreate(&stop), "cudaEventCreate", why, n)) {
+        cudaEventDestroy(start);
+        return -1;
+    }
+    int rc = 0;
+    for (int w = 0; w < warmup && !rc; w++) {
+        fn(a);
+        rc = report(cudaGetLastError(), "warm-up launch", why, n);
+    }
+    if (!rc) rc = report(cudaDeviceSynchronize(), "warm-up run", why, n);
+    /* Nothing printed in here: a failure ends the loop and is reported after it. */
+    for (int s = 0; s < samples && !rc; s++) {
+        float t = 0;
+        rc = report(cudaEventRecord(start), "cudaEventRecord", why, n);
+        for (int b = 0; b < batch && !rc; b++) {
+            fn(a);
+            rc = report(cudaGetLastError(), "timed launch", why, n);
+        }
+        if (!rc) rc = report(cudaEventRecord(stop), "cudaEventRecord", why, n);
+        if (!rc) rc = report(cudaEventSynchronize(stop), "timed run", why, n);
+        if (!rc) rc = report(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime", why, n);
+        if (!rc) ms[s] = t / batch;
+    }
+    cudaError_t e1 = cudaEventDestroy(start), e2 = cudaEventDestroy(stop);
+    if (!rc) rc = report(e1 != cudaSuccess ? e1 : e2, "cudaEventDestroy", why, n);
+    return rc;
+}
+
+/* ---- bandwidth probe ------------------------------------------------------------- */
+
+static __global__ void copy_kernel(float4 *__restrict__ dst, const float4 *__restrict__ src, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = src[i];
+}
+
+/* Best (shortest) time in ms of `repeats` runs of one copy, after one warm-up run. */
+static double best_ms(int kernel, void *dst, const void *src, size_t bytes, cudaEvent_t e0, cudaEvent_t e1)
+{
+    const int repeats = 10;
+    double best = 1e30;
+    for (int r = 0; r <= repeats; r++) {
+        float t;
+        check(cudaEventRecord(e0), "cudaEventRecord");
+        if (kernel) {
+            copy_kernel<<<fill_blocks(), 256>>>((float4 *)dst, (const float4 *)src, bytes / sizeof(float4));
+            check(cudaGetLastError(), "copy kernel launch");
+        } else {
+            check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0), "cudaMemcpy device to device");
+        }
+        check(cudaEventRecord(e1), "cudaEventRecord");
+        check(cudaEventSynchronize(e1), "bandwidth probe");
+        check(cudaEventElapsedTime(&t, e0, e1), "cudaEventElapsedTime");
+        if (r > 0 && t < best) best = t; /* run 0 is the warm-up */
+    }
+    return best;
+}
+
+/* A copy that copied nothing would look very fast: compare its first and last 16 bytes. */
+static void check_copy(const void *dst, const void *src, size_t bytes, const char *name)
+{
+    float d[2][4], s[2][4];
+    gpu_download(s[0], src, 16), gpu_download(d[0], dst, 16);
+    gpu_download(s[1], (const char *)src + bytes - 16, 16), gpu_download(d[1], (const char *)dst + bytes - 16, 16);
+    if (memcmp(s, d, sizeof s)) fprintf(stderr, "fdtdbench: warning: the GPU bandwidth probe's %s did not copy\n", name);
+}
+
+/* A copy kernel (16-byte loads and stores) and cudaMemcpy device to device, each the best of
+ * several runs, counting bytes read plus written. Arrays of 1 GiB each, far beyond the L2,
+ * or a quarter of the free memory if that is less. */
+static void gpu_probe_bandwidth(struct bandwidth *bw)
+{
+    size_t free_b = 0, total = 0;
+    check(cudaMemGetInfo(&free_b, &total), "cudaMemGetInfo");
+    size_t bytes = (size_t)1 << 30;
+    if (bytes > free_b / 4) bytes = free_b / 4 / (1 << 20) * (1 << 20);
+    if (bytes < (1 << 20)) {
+        fprintf(stderr, "fdtdbench: GPU bandwidth probe: only %zu MiB free on the GPU\n", free_b >> 20);
+        exit(2);
+    }
+    void *src, *dst;
+    check(cudaMalloc(&src, bytes), "cudaMalloc (bandwidth probe)");
+    check(cudaMalloc(&dst, bytes), "cudaMalloc (bandwidth probe)");
+    gpu_fill_random(src, bytes / sizeof(float), F32, 1, -1, 1); /* not zeros */
+    cudaEvent_t e0, e1;
+    check(cudaEventCreate(&e0), "cudaEventCreate");
+    check(cudaEventCreate(&e1), "cudaEventCreate");
+    double kernel_ms = best_ms(1, dst, src, bytes, e0, e1);
+    check_copy(dst, src, bytes, "copy kernel");
+    check(cudaMemset(dst, 0, bytes), "cudaMemset");
+    double memcpy_ms = best_ms(0, dst, src, bytes, e0, e1);
+    check_copy(dst, src, bytes, "cudaMemcpy");
+    check(cudaEventDestroy(e0), "cudaEventDestroy");
+    check(cudaEventDestroy(e1), "cudaEventDestroy");
+    check(cudaFree(src), "cudaFree");
+    check(cudaFree(dst), "cudaFree");
+    bw->copy_name = "copy kernel";
+    bw->second_name = "cudaMemcpy D2D";
+    bw->copy_gbs = 2.0 * bytes / (kernel_ms * 1e-3) / 1e9;
+    bw->second_gbs = 2.0 * bytes / (memcpy_ms * 1e-3) / 1e9;
+    bw->best_gbs = bw->copy_gbs > bw->second_gbs ? bw->copy_gbs : bw->second_gbs;
+    bw->bytes = bytes;
+}
+
+/* Designated initialisers are C++20; nvcc and g++ accept them in C++17 in declaration order. */
+static const struct backend gpu = {
+    .device = DEV_GPU,
+    .available = gpu_available,
+    .describe = gpu_describe,
+    .alloc = gpu_alloc,
+    .release = gpu_release,
+    .upload = gpu_upload,
+    .download = gpu_download,
+    .fill_random = gpu_fill_random,
+    .set_threads = gpu_set_threads,
+    .threads = gpu_threads,
+    .check_block = gpu_check_block,
+    .time_kernel = gpu_time_kernel,
+    .run_once = gpu_run_once,
+    .probe_bandwidth = gpu_probe_bandwidth,
+};
+
+extern "C" const struct backend *gpu_backend(void) { return &gpu; }

@@ -1,0 +1,74 @@
+#!/bin/bash
+# One session on a lent GPU machine, run through the device tool (repo root as the working
+# folder, $OUT the folder that comes back):
+#   bash scripts/gpu_session.sh [FDTDBENCH ARGS...]
+#   e.g. bash scripts/gpu_session.sh tune --scheme yee,fv24
+# Shows the GPU, builds for sm_90, runs make test, then build/fdtdbench ARGS if given, and packs
+# the results/ files this session wrote into $OUT/results.tgz. Logs: $OUT/*.log. Everything
+# runs inside SESSION_SECONDS (570, under the tool's 600 s limit), so the packing always happens.
+# Exit status: 0 if every step that ran succeeded. Environment: BUILD (build), JOBS (16),
+# SKIP_TESTS=1 to go straight to the benchmark (a later call in a session that tested already).
+set -u -o pipefail
+OUT=${OUT:-gpu-session-out}
+mkdir -p "$OUT"
+start=$(date +%s)
+deadline=$((start + ${SESSION_SECONDS:-570}))
+stamp=$(mktemp)  # results/ files newer than this one were written by this session
+command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+arch=-gencode=arch=compute_90,code=sm_90
+BUILD=${BUILD:-build}
+mk=(make -j"${JOBS:-16}" BUILD="$BUILD" CUDA_ARCH="$arch")
+build="not run" tests="not run" bench=$([ $# -gt 0 ] && echo "not run" || echo "not asked for")
+
+# Runs COMMAND... with its output shown and kept in $OUT/LOG, stopped SPARE seconds before the
+# deadline; prints its exit status (124: stopped at the deadline).
+step() { # LOG SPARE COMMAND...
+    local log=$1 spare=$2 left
+    shift 2
+    left=$((deadline - spare - $(date +%s)))
+    if [ "$left" -le 5 ]; then echo "(no time left for: $*)"; return 124; fi
+    echo "== $* (at most ${left}s)"
+    timeout --kill-after=10 "$left" "$@" 2>&1 | tee "$OUT/$log"
+}
+verdict() { # EXIT_STATUS
+    case $1 in 0) echo ok ;; 124|137) echo "STOPPED at the deadline" ;; *) echo "FAILED ($1)" ;; esac
+}
+
+echo "== nvidia-smi"
+nvidia-smi 2>&1 | tee "$OUT/nvidia-smi.log"
+gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
+
+step build.log 60 "${mk[@]}"
+rc=$?
+build=$(verdict $rc)
+if [ $rc -eq 0 ]; then
+    if [ "${SKIP_TESTS:-0}" != 1 ]; then
+        step test.log 40 "${mk[@]}" test
+        rc=$?
+        tests=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$OUT/test.log" | tail -n 1)
+        [ $rc -eq 0 ] || tests="${tests:-no summary} -- $(verdict $rc)"
+    fi
+    if [ $# -gt 0 ]; then # kernels are verified again before every timing, so run it either way
+        step bench.log 20 "$BUILD/fdtdbench" "$@"
+        rc=$?
+        bench=$(verdict $rc)
+    fi
+fi
+
+find results -type f -newer "$stamp" 2>/dev/null | sort >"$OUT/results.list"
+if [ -s "$OUT/results.list" ]; then
+    tar czf "$OUT/results.tgz" -T "$OUT/results.list"
+    packed="$(wc -l <"$OUT/results.list") files in results.tgz: $(tr '\n' ' ' <"$OUT/results.list")"
+else
+    packed="none written"
+fi
+rm -f "$stamp"
+
+echo
+echo "== summary ($(($(date +%s) - start)) s)"
+echo "gpu:     ${gpu:-no nvidia-smi answer}"
+echo "build:   $build"
+echo "tests:   $tests"
+echo "bench:   $bench${1:+ (fdtdbench $*)}"
+echo "results: $packed"
+[ "$build" = ok ] && [[ "$tests" != *FAILED* && "$tests" != *STOPPED* ]] && [[ "$bench" = ok || "$bench" = "not asked for" ]]

@@ -1,0 +1,185 @@
+/* The GPU path: every generated GPU kernel against the double-precision reference on a grid
+ * that no block shape divides, launch geometry beyond the 65535-block limits, block-shape
+ * checks, launch failures reported rather than lost, reproducible random fills, and the
+ * bandwidth probe. Without a usable GPU each test that needs one is skipped with the reason. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "measure.h"
+
+static const struct backend *gpu;
+static char no_gpu[256]; /* why the GPU cannot be used; empty when it can */
+
+#define NEED_GPU() \
+    do {           \
+        if (no_gpu[0]) SKIP("%s", no_gpu); \
+    } while (0)
+
+/* available() answers either way without crashing, with a reason when it says no. */
+static void test_available(void)
+{
+    char why[256] = "";
+    int ok = gpu->available(why, sizeof why);
+    CHECK(ok || why[0], "available() said no without a reason");
+    if (!ok) printf("  GPU not usable here: %s\n", why);
+}
+
+/* The table holds every scheme x component x precision x coefficient storage, for each variant. */
+static void test_kernel_table_complete(void)
+{
+    if (gpu_kernel_table_len == 0) SKIP("no GPU kernels in this build: %s", no_gpu[0] ? no_gpu : "table empty");
+    static const char *const required[] = {"baseline", "linear"};
+    int nvariants = 0;
+    for (int i = 0; i < gpu_kernel_table_len; i++) {
+        int first = 1;
+        for (int j = 0; j < i && first; j++) first = strcmp(gpu_kernel_table[i].variant, gpu_kernel_table[j].variant) != 0;
+        nvariants += first;
+    }
+    CHECK(gpu_kernel_table_len == scheme_count() * NCOMPONENTS * 2 * 2 * nvariants, "%d kernels, expected %d",
+          gpu_kernel_table_len, scheme_count() * NCOMPONENTS * 2 * 2 * nvariants);
+    for (int v = 0; v < 2; v++)
+        for (int s = 0; s < scheme_count(); s++)
+            for (int c = 0; c < NCOMPONENTS; c++)
+                for (int p = 0; p < 2; p++)
+                    for (int cs = 0; cs < 2; cs++)
+                        CHECK(kernel_find(DEV_GPU, scheme_at(s)->name, c, p, cs, required[v]), "no GPU kernel %s %s %s %s %s",
+                              scheme_at(s)->name, component_names[c], precision_names[p], coef_names[cs], required[v]);
+}
+
+static int verify(const struct kernel_entry *k, const int grid[3], const int block[3])
+{
+    char why[512];
+    double worst;
+    int rc = verify_kernel(gpu, scheme_find(k->scheme), k, grid, block, &worst, why, sizeof why);
+    CHECK(rc == 0, "block %dx%dx%d, grid %dx%dx%d: %s", block[0], block[1], block[2], grid[0], grid[1], grid[2], why);
+    return rc;
+}
+
+/* Every kernel, on verify_grid (37x29x23: odd, divided by no block shape), with two 3-D shapes
+ * (the linear variant takes their thread counts, 256 and 1024). */
+static void test_every_kernel_matches_reference(void)
+{
+    NEED_GPU();
+    static const int blocks[][3] = {{32, 4, 2}, {16, 8, 8}};
+    int failures = 0;
+    for (int i = 0; i < gpu_kernel_table_len; i++)
+        for (int b = 0; b < 2; b++) failures += verify(&gpu_kernel_table[i], verify_grid, blocks[b]) != 0;
+    printf("  %d kernels x 2 block shapes on %dx%dx%d: %d mismatches\n", gpu_kernel_table_len, verify_grid[0],
+           verify_grid[1], verify_grid[2], failures);
+}
+
+/* More than 65535 blocks along y, then along z: the baseline kernels must loop over the rest. */
+static void test_grid_beyond_block_limits(void)
+{
+    NEED_GPU();
+    static const int grids[][3] = {{3, 65600, 2}, {3, 2, 65600}}, block[3] = {32, 1, 1};
+    static const char *const variants[] = {"baseline", "linear"};
+    for (int v = 0; v < 2; v++)
+        for (int g = 0; g < 2; g++) {
+            const struct kernel_entry *k = kernel_find(DEV_GPU, "yee", HX, F32, COEF_ARRAY, variants[v]);
+            CHECK(k, "no yee hx f32 array %s kernel", variants[v]);
+            if (k) verify(k, grids[g], block);
+        }
+}
+
+static void test_check_block(void)
+{
+    NEED_GPU();
+    static const int good[][3] = {{32, 2, 3}, {1024, 1, 1}, {1, 1, 64}, {4, 4, 4}};
+    static const int bad[][3] = {{0, 4, 4}, {-32, 2, 2}, {32, 8, 8}, {2048, 1, 1}, {1, 1, 128}, {1, 1025, 1}};
+    char why[256];
+    for (int i = 0; i < 4; i++) {
+        why[0] = '\0';
+        CHECK(gpu->check_block(good[i], why, sizeof why) == 0, "%dx%dx%d refused: %s", good[i][0], good[i][1],
+              good[i][2], why);
+    }
+    for (int i = 0; i < 6; i++) {
+        why[0] = '\0';
+        CHECK(gpu->check_block(bad[i], why, sizeof why) == -1 && why[0], "%dx%dx%d accepted", bad[i][0], bad[i][1],
+              bad[i][2]);
+    }
+}
+
+/* A launch CUDA refuses comes back as -1 with a reason; a good one times to a positive figure. */
+static void test_launch_failures_reported(void)
+{
+    NEED_GPU();
+    const struct kernel_entry *k = kernel_find(DEV_GPU, "yee", HX, F32, COEF_UNIFORM, "baseline");
+    CHECK(k, "no yee hx f32 uniform baseline kernel");
+    if (!k) return;
+    enum { N = 16, CELLS = (N + 2 * HALO) * (N + 2 * HALO) * (N + 2 * HALO) };
+    void *f[3];
+    for (int i = 0; i < 3; i++) {
+        f[i] = gpu->alloc(CELLS * sizeof(float));
+        CHECK(f[i], "alloc failed");
+        if (!f[i]) return;
+        gpu->fill_random(f[i], CELLS, F32, 7 + i, -1, 1);
+    }
+    struct kernel_args a = {.nx = N, .ny = N, .nz = N, .sy = N + 2 * HALO, .sz = (N + 2 * HALO) * (N + 2 * HALO),
+                            .out = f[0], .level = {f[0]}, .plus = f[1], .minus = f[2], .da_u = {1}, .db_u = {0.5},
+                            .block = {64, 64, 1}};
+    char why[256] = "";
+    double ms[3] = {0, 0, 0};
+    CHECK(gpu->run_once(k->fn, &a, why, sizeof why) == -1 && why[0], "a 4096-thread block launched");
+    why[0] = '\0';
+    CHECK(gpu->time_kernel(k->fn, &a, 1, 2, 3, ms, why, sizeof why) == -1 && why[0], "a 4096-thread block timed");
+    a.block[0] = 8, a.block[1] = 4, a.block[2] = 2;
+    CHECK(gpu->time_kernel(k->fn, &a, 1, 4, 3, ms, why, sizeof why) == 0, "timing failed: %s", why);
+    for (int s = 0; s < 3; s++) CHECK(ms[s] > 0 && ms[s] < 1e3, "sample %d: %g ms", s, ms[s]);
+    for (int i = 0; i < 3; i++) gpu->release(f[i]);
+}
+
+/* The same (seed, index) gives the same value whatever the launch, inside [lo, hi). */
+static void test_fill_random(void)
+{
+    NEED_GPU();
+    enum { N = 1000003 };
+    double *dev = gpu->alloc(N * sizeof(double)), *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double));
+    CHECK(dev && x && y, "alloc failed");
+    if (dev && x && y) {
+        gpu->fill_random(dev, N, F64, 5, -2, 3);
+        gpu->download(x, dev, N * sizeof(double));
+        gpu->fill_random(dev, N, F64, 5, -2, 3);
+        gpu->download(y, dev, N * sizeof(double));
+        int same = !memcmp(x, y, N * sizeof(double)), inside = 1, distinct = 0;
+        for (int i = 0; i < N; i++) inside &= x[i] >= -2 && x[i] < 3, distinct += i && x[i] != x[i - 1];
+        CHECK(same, "two fills with one seed differ");
+        CHECK(inside, "values outside [-2, 3)");
+        CHECK(distinct > N - 10, "only %d neighbours differ", distinct);
+        gpu->fill_random(dev, N, F64, 6, -2, 3);
+        gpu->download(y, dev, N * sizeof(double));
+        CHECK(memcmp(x, y, N * sizeof(double)), "seeds 5 and 6 gave the same values");
+    }
+    if (dev) gpu->release(dev);
+    free(x), free(y);
+}
+
+static void test_bandwidth_probe(void)
+{
+    NEED_GPU();
+    struct bandwidth bw = {0};
+    gpu->probe_bandwidth(&bw);
+    printf("  %s %.1f GB/s, %s %.1f GB/s, arrays of %zu MiB\n", bw.copy_name, bw.copy_gbs, bw.second_name,
+           bw.second_gbs, bw.bytes >> 20);
+    /* From a laptop GPU to beyond any HBM today: anything else is a wrong count or timer. */
+    CHECK(bw.copy_gbs > 20 && bw.copy_gbs < 50000, "copy kernel %g GB/s", bw.copy_gbs);
+    CHECK(bw.second_gbs > 20 && bw.second_gbs < 50000, "cudaMemcpy %g GB/s", bw.second_gbs);
+    CHECK(bw.best_gbs == (bw.copy_gbs > bw.second_gbs ? bw.copy_gbs : bw.second_gbs), "best is not the better");
+    CHECK(bw.bytes >= (1 << 20) && bw.copy_name && bw.second_name, "probe description incomplete");
+}
+
+int main(void)
+{
+    gpu = gpu_backend();
+    if (gpu->available(no_gpu, sizeof no_gpu)) no_gpu[0] = '\0';
+    else if (!no_gpu[0]) snprintf(no_gpu, sizeof no_gpu, "GPU not usable (no reason given)");
+    RUN(test_available);
+    RUN(test_kernel_table_complete);
+    RUN(test_every_kernel_matches_reference);
+    RUN(test_grid_beyond_block_limits);
+    RUN(test_check_block);
+    RUN(test_launch_failures_reported);
+    RUN(test_fill_random);
+    RUN(test_bandwidth_probe);
+    return TEST_SUMMARY();
+}
