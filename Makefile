@@ -24,7 +24,7 @@ CUDA_ARCH ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_80,code=c
 NVCC_WERROR ?=
 comma     := ,
 NVCCFLAGS := -O3 -std=c++17 $(CUDA_ARCH) $(INCLUDES) -Xcompiler -Wall,-Wextra$(if $(NVCC_WERROR),$(comma)-Werror) \
-             -Xptxas -warn-spills $(if $(NVCC_WERROR),-Werror all-warnings)
+             -Xptxas -warn-spills $(if $(NVCC_WERROR),-Werror all-warnings) -MMD -MP
 CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
 
 # Yee first: it is the reference every ratio is taken against.
@@ -59,7 +59,7 @@ $(BUILD)/%.o: %.c
 $(GEN)/%.o: $(GEN)/%.c
 	$(CC) $(ALLCFLAGS) -c -o $@ $<
 
-$(BUILD)/kernels_gpu/%.o: kernels_gpu/%.cu $(wildcard kernels_gpu/*.h) stencils/kernel.h stencils/spec.h
+$(BUILD)/kernels_gpu/%.o: kernels_gpu/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
@@ -98,7 +98,8 @@ $(BUILD)/tests/%: tests/%.c tests/check.h $(BUILD)/libfdtd.a
 
 # With nvcc on the PATH, building fdtdbench compiles every CUDA source, GPU or not; the GPU
 # tests then skip, saying why, where no GPU is usable.
-test: $(BUILD)/fdtdbench $(TESTS)
+# With nvcc, the no-CUDA stand-ins (kernels_gpu/*.c) are compiled too, though not linked.
+test: $(BUILD)/fdtdbench $(TESTS) $(if $(NVCC),$(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c)))
 	@echo "CUDA: $(if $(NVCC),every .cu file compiled with $(NVCC),nvcc not found: GPU backend built as a stub)"
 	@BUILD=$(BUILD) sh tests/run.sh
 

@@ -5,8 +5,8 @@
 BUILD=${BUILD:-build}
 export FDTDBENCH="$BUILD/fdtdbench"
 passed=0 failed=0 skipped=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+log=$(mktemp) skips=$(mktemp)
+trap 'rm -f "$log" "$skips"' EXIT
 
 tally() { # reads one program's output from $log and adds its summary line
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)
@@ -26,6 +26,7 @@ run_one() { # NAME COMMAND...
     "$@" >"$log" 2>&1
     rc=$?
     cat "$log"
+    sed -n "s/^SKIP /  $name: /p" "$log" >>"$skips"
     tally "$name"
     if [ $rc -ne 0 ] && ! grep -q ' [1-9][0-9]* failed' "$log"; then
         echo "FAIL $name: exit status $rc"
@@ -40,5 +41,9 @@ for t in tests/test_*.sh; do
     [ -f "$t" ] && run_one "$(basename "$t")" sh "$t"
 done
 echo
+if [ -s "$skips" ]; then
+    echo "skipped, and why:"
+    cat "$skips"
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
