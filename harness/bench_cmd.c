@@ -51,7 +51,8 @@ static int variants(enum device d, const char **out, int max)
 
 static void gpu_block(struct bench *b, struct run_config *c)
 {
-    if (tuned_block(b->s.slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block) == 0)
+    if (tuned_block(b->s.slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block,
+                    &c->nodes) == 0)
         return;
     const struct paper_scheme *p = paper_find(c->scheme->name);
     static const int fallback[3] = {32, 4, 2};
@@ -82,7 +83,8 @@ static void measure_row(struct bench *b, const char *table, struct run_config c,
 
 static struct run_config hx_config(const struct scheme *s, enum device d, const char *variant, int coef, int grid)
 {
-    struct run_config c = {s, HX, F32, coef, d, variant, {grid, grid, grid}, {0, 0, 1}, 0, 0};
+    struct run_config c = {.scheme = s, .component = HX, .precision = F32, .coef = coef, .device = d,
+                           .variant = variant, .grid = {grid, grid, grid}, .block = {0, 0, 1}};
     return c;
 }
 
@@ -194,6 +196,8 @@ static void markdown(const struct bench *b, FILE *f)
             char setting[48], grid[40], ratio[16] = "", paper[16] = "", pratio[16] = "";
             if (b->s.device == DEV_CPU) snprintf(setting, sizeof setting, "%d", w->r.threads);
             else snprintf(setting, sizeof setting, "%dx%dx%d", w->c.block[0], w->c.block[1], w->c.block[2]);
+            if (w->c.nodes > 1)
+                snprintf(setting + strlen(setting), sizeof setting - strlen(setting), " x%d nodes", w->c.nodes);
             if (!strcmp(w->table, "table4") && p) /* Table 3: the paper's best shape beside ours */
                 snprintf(setting + strlen(setting), sizeof setting - strlen(setting), " (paper %dx%dx%d)",
                          p->best_block[0], p->best_block[1], p->best_block[2]);

@@ -116,7 +116,7 @@ static int compare(const struct scheme *s, int component, int p, const struct re
 }
 
 int verify_kernel(const struct backend *b, const struct scheme *s, const struct kernel_entry *k,
-                  const int grid[3], const int block[3], double *worst, char *why, size_t n)
+                  const int grid[3], const int block[3], int nodes, double *worst, char *why, size_t n)
 {
     static unsigned long long calls;
     rng_state = (unsigned long long)time(NULL) * 2654435761ull + ++calls * 0x9E3779B97F4A7C15ull;
@@ -126,6 +126,7 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     struct kernel_args a;
     struct reference_inputs in = {0};
     set_geometry(&a, grid, block);
+    a.nodes = nodes;
     in.nx = a.nx, in.ny = a.ny, in.nz = a.nz, in.sy = a.sy, in.sz = a.sz;
 
     double *host[2 * MAX_LEVELS + MAX_GROUPS + 2];
@@ -226,12 +227,17 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
         return -1;
     }
     if (b->check_block(c->block, why, n)) return -1;
+    if (c->nodes > 1 && !k->marches) {
+        snprintf(why, n, "variant %s updates one node per thread: nodes must be 1 (marching variants take more)",
+                 c->variant);
+        return -1;
+    }
     if (run_fits(c, d, why, n)) return -1;
     size_t need = run_bytes(c);
     b->set_threads(c->threads);
     r->threads = c->device == DEV_CPU ? b->threads() : 0;
     double worst;
-    if (verify_kernel(b, s, k, verify_grid, c->block, &worst, why, n)) return -1;
+    if (verify_kernel(b, s, k, verify_grid, c->block, c->nodes, &worst, why, n)) return -1;
     r->verified = 1;
 
     int L = s->levels, G = s->ngroups, narrays = array_count(s, c->coef);
@@ -247,6 +253,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
     timing_coefficients(s, da, db);
     struct kernel_args a;
     set_geometry(&a, c->grid, c->block);
+    a.nodes = c->nodes;
     int at = 0;
     for (int l = 0; l < L; l++) {
         a.level[l] = arrays[at];

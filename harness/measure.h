@@ -7,12 +7,12 @@
 #include "results.h"
 
 /* Runs kernel k on the device on random data over `grid` (odd sizes welcome) with the given
- * block/tile and threads, its output poisoned first, and compares every interior cell with
+ * block/tile (and nodes per thread, for variants that march along z), its output poisoned first, and compares every interior cell with
  * the double-precision reference (reference.h); also checks that no halo cell was written.
  * Returns 0 if it matches, or -1 with the first mismatch described in why.
  * *worst gets the largest error as a fraction of its tolerance (<= 1 passes). */
 int verify_kernel(const struct backend *b, const struct scheme *s, const struct kernel_entry *k,
-                  const int grid[3], const int block[3], double *worst, char *why, size_t n);
+                  const int grid[3], const int block[3], int nodes, double *worst, char *why, size_t n);
 
 /* The grid on which run and sweep verify a kernel before timing it: small, odd-sized, so that
  * no tile or block shape divides it. */

@@ -107,8 +107,8 @@ void results_row(FILE *f, const char *table, const struct run_config *c, const s
     field(f, precision_names[c->precision]);
     field(f, coef_names[c->coef]);
     field(f, c->variant);
-    fprintf(f, "%d,%d,%d,%dx%dx%d,%d,%d,%d,", c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
-            c->block[2], r->threads, c->reps, r->batch);
+    fprintf(f, "%d,%d,%d,%dx%dx%d,%d,%d,%d,%d,", c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
+            c->block[2], c->nodes > 1 ? c->nodes : 1, r->threads, c->reps, r->batch);
     fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%.4g,%.6g,%.6g,%.6g,%.4g,%.6g,%d,%d,", r->min_ms, r->median_ms,
             r->max_ms, r->updates_per_s, r->mcells_per_s, r->counts.flops, r->counts.compulsory_bytes,
             r->counts.naive_bytes, (double)r->counts.flops / r->counts.compulsory_bytes, r->gbs_effective,

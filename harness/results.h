@@ -10,7 +10,7 @@
 
 /* The CSV columns, in order. Tables and plots read columns by these names. */
 #define RESULT_COLUMNS                                                                         \
-    "table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,threads,reps,batch,"  \
+    "table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,nodes,threads,reps,batch,"  \
     "min_ms,median_ms,max_ms,updates_per_s,mcells_per_s,flops,compulsory_bytes,naive_bytes,"   \
     "flops_per_byte,gbs_effective,bw_copy_gbs,bw_second_gbs,pct_bw,gflops,cache_resident,"     \
     "verified,paper_mcells,device_name,device_detail,driver,host,compiler,cflags,omp_bind,"    \
@@ -26,6 +26,7 @@ struct run_config {
     int block[3];         /* CPU tile (0 = default), GPU block shape */
     int threads;          /* CPU threads (0 = all) */
     int reps;             /* timed samples; the median is reported */
+    int nodes;            /* GPU marching variants: nodes per thread along z (0 or 1: one) */
 };
 
 /* What it measured. */

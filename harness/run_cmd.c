@@ -7,7 +7,9 @@
 
 #include "cli.h"
 #include "measure.h"
+#include "paper.h"
 #include "session.h"
+#include "tuned.h"
 
 static const char *const run_help =
     "usage: fdtdbench run [OPTIONS]\n"
@@ -20,6 +22,7 @@ static const char *const run_help =
     "  --threads T             CPU threads, 1 to the CPUs online (all)\n"
     "  --tile JxK              CPU tile of J rows by K planes (whole rows of one plane)\n"
     "  --block BXxBYxBZ        GPU thread block (the tuned one, else the paper's Table 3 shape)\n"
+    "  --nodes N               GPU marching variants (zmarch): nodes per thread along z (tuned, else 1)\n"
     "  --precision f32|f64     (f32)\n"
     "  --coef array|uniform    position-dependent or scalar coefficients (array)\n"
     "  --variant NAME          kernel variant (cpu: plain; gpu: baseline)\n"
@@ -28,7 +31,7 @@ static const char *const run_help =
 
 /* Options common to run and sweep. */
 struct options {
-    int device, precision, coef, reps, csv, threads;
+    int device, precision, coef, reps, csv, threads, nodes;
     int grid[3], block[3], have_block;
     const char *variant;
 };
@@ -59,6 +62,7 @@ static int parse_common(struct options *o, int argc, char **argv, int *i)
     else if (!strcmp(a, "--coef")) o->coef = cli_coef(cli_value(argc, argv, i));
     else if (!strcmp(a, "--reps")) o->reps = cli_int(a, cli_value(argc, argv, i), 1, 1000);
     else if (!strcmp(a, "--variant")) o->variant = cli_value(argc, argv, i);
+    else if (!strcmp(a, "--nodes")) o->nodes = cli_int(a, cli_value(argc, argv, i), 1, 64);
     else if (!strcmp(a, "--csv")) o->csv = 1;
     else return 0;
     return 1;
@@ -74,16 +78,19 @@ static void check_options(const struct options *o, struct session *s)
     }
 }
 
-/* The block a GPU run uses when none is given: the paper's Table 3 shape. */
-#include "paper.h"
-#include "tuned.h"
-static void default_block(const struct session *s, const struct run_config *c, int block[3])
+/* The launch a GPU run uses when no block is given: the tuned one, else the paper's Table 3
+ * shape with one node per thread. The CPU's default tile is whole rows of one plane. */
+static void default_launch(const struct session *s, struct run_config *c)
 {
-    if (c->device == DEV_CPU) { block[0] = block[1] = 0, block[2] = 1; return; }
-    if (tuned_block(s->slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, block) == 0) return;
+    if (c->device == DEV_CPU) { c->block[0] = c->block[1] = 0, c->block[2] = 1; return; }
+    int nodes = 1;
+    if (tuned_block(s->slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block, &nodes) == 0) {
+        if (!c->nodes) c->nodes = nodes;
+        return;
+    }
     const struct paper_scheme *p = paper_find(c->scheme->name);
     static const int fallback[3] = {32, 4, 2};
-    memcpy(block, p ? p->best_block : fallback, sizeof(int[3]));
+    memcpy(c->block, p ? p->best_block : fallback, sizeof c->block);
 }
 
 static const char *default_variant(int device) { return device == DEV_CPU ? "plain" : "baseline"; }
@@ -94,6 +101,7 @@ static void print_result(const struct session *s, const struct run_config *c, co
            device_names[c->device], precision_names[c->precision], coef_names[c->coef], c->variant, c->grid[0],
            c->grid[1], c->grid[2], c->device == DEV_CPU ? "tile" : "block", c->block[0], c->block[1], c->block[2]);
     if (c->device == DEV_CPU) printf(" threads %d", r->threads);
+    if (c->nodes > 1) printf(" nodes %d", c->nodes);
     printf(": verified\n  median %.4g ms per update of the grid (min %.4g, max %.4g; %d samples of %d)%s\n",
            r->median_ms, r->min_ms, r->max_ms, c->reps, r->batch, r->cache_resident ? " [cache-resident]" : "");
     printf("  %.4g M updates/s = %.4g MCells/s (eq. 5); %.4g GB/s effective (%d compulsory bytes/update) = %.1f%% of %.4g GB/s measured; %.4g GFLOP/s\n",
@@ -126,11 +134,12 @@ int cmd_run(int argc, char **argv)
     struct session s;
     session_open(&s, o.device);
     check_options(&o, &s);
-    struct run_config c = {cli_scheme(scheme), component, o.precision, o.coef, o.device,
-                           o.variant ? o.variant : default_variant(o.device), {o.grid[0], o.grid[1], o.grid[2]},
-                           {0, 0, 0}, o.threads, o.reps};
+    struct run_config c = {.scheme = cli_scheme(scheme), .component = component, .precision = o.precision,
+                           .coef = o.coef, .device = o.device, .variant = o.variant ? o.variant : default_variant(o.device),
+                           .grid = {o.grid[0], o.grid[1], o.grid[2]}, .threads = o.threads, .reps = o.reps,
+                           .nodes = o.nodes};
     if (o.have_block) memcpy(c.block, o.block, sizeof c.block);
-    else default_block(&s, &c, c.block);
+    else default_launch(&s, &c);
     struct run_result r;
     char why[512];
     if (run_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why);
@@ -159,7 +168,7 @@ static const char *const sweep_help =
     "  --tiles LIST                  CPU tiles JxK (whole rows of one plane)\n"
     "  --blocks LIST                 GPU blocks BXxBYxBZ (tuned or Table 3 shape)\n"
     "  --threads LIST                CPU thread counts (all)\n"
-    "  --precision, --coef, --variant, --reps   as for run\n"
+    "  --precision, --coef, --variant, --nodes, --reps   as for run\n"
     "  --results DIR                 (results)\n"
     "  --name NAME                   file name stem and the rows' table column (sweep)\n";
 
@@ -222,11 +231,13 @@ int cmd_sweep(int argc, char **argv)
             for (int ci = 0; ci < nc; ci++)
                 for (int gi = 0; gi < ng; gi++)
                     for (int bi = 0; bi < nblocks; bi++) {
-                        struct run_config c = {sl[si], cl[ci], o.precision, o.coef, o.device,
-                                               o.variant ? o.variant : default_variant(o.device),
-                                               {gl[gi][0], gl[gi][1], gl[gi][2]}, {0, 0, 0}, tl[t], o.reps};
+                        struct run_config c = {.scheme = sl[si], .component = cl[ci], .precision = o.precision,
+                                               .coef = o.coef, .device = o.device,
+                                               .variant = o.variant ? o.variant : default_variant(o.device),
+                                               .grid = {gl[gi][0], gl[gi][1], gl[gi][2]}, .threads = tl[t],
+                                               .reps = o.reps, .nodes = o.nodes};
                         if (nb) memcpy(c.block, bl[bi], sizeof c.block);
-                        else default_block(&s, &c, c.block);
+                        else default_launch(&s, &c);
                         struct run_result r;
                         char why[512];
                         done++;

@@ -23,7 +23,8 @@ static const char *const help =
     "measurement verified first) and saves the fastest in " TUNED_DIR "/<gpu>.conf, which run, sweep\n"
     "and bench then use. Kernels already in that file are reused unless --force is given.\n"
     "Shapes: the paper's Table 2 and Table 3 shapes, and Bx in {32,64,128,256} with By, Bz in\n"
-    "{1,2,3,4,8}, at most the device's threads per block.\n"
+    "{1,2,3,4,8}, at most the device's threads per block. Variants that march along z (zmarch)\n"
+    "instead try Bx in {32,64,128,256}, By in {1,2,4,8}, Bz = 1 with 1, 2, 4 or 8 nodes per thread.\n"
     "  --scheme LIST|all       (all)\n"
     "  --component LIST|all    (all)\n"
     "  --precision f32|f64     (f32)\n"
@@ -36,16 +37,30 @@ static const char *const help =
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, DEFAULT_GRID = 512 };
 
+/* Launch candidates: a block shape and, for variants that march along z, nodes per thread. */
 struct shapes {
     int n;
     int b[MAX_SHAPES][3];
+    int nodes[MAX_SHAPES];
 };
 
-static void add_shape(struct shapes *s, const int b[3])
+static void add_launch(struct shapes *s, const int b[3], int nodes)
 {
     for (int i = 0; i < s->n; i++)
-        if (!memcmp(s->b[i], b, sizeof s->b[i])) return;
-    if (s->n < MAX_SHAPES) memcpy(s->b[s->n++], b, sizeof s->b[0]);
+        if (!memcmp(s->b[i], b, sizeof s->b[i]) && s->nodes[i] == nodes) return;
+    if (s->n < MAX_SHAPES) memcpy(s->b[s->n], b, sizeof s->b[0]), s->nodes[s->n++] = nodes;
+}
+static void add_shape(struct shapes *s, const int b[3]) { add_launch(s, b, 1); }
+
+/* A marching variant's candidates: flat blocks (the z extent comes from the nodes per thread),
+ * Bx in {32,64,128,256}, By in {1,2,4,8}, 1 to 8 nodes each (64 in all). */
+static void marching_shapes(struct shapes *s, int max_threads)
+{
+    static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 2, 4, 8};
+    for (int x = 0; x < 4; x++)
+        for (int y = 0; y < 4; y++)
+            for (int n = 0; n < 4; n++)
+                if (bx[x] * by[y] <= max_threads) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n]);
 }
 
 /* The candidates: the paper's Table 2 and Table 3 shapes first, then the sweep (70 in all on a
@@ -165,8 +180,9 @@ static int todo_fits(const struct tuned_entry *todo, int ntodo, const int grid[3
                      char *why, size_t n)
 {
     for (int i = 0; i < ntodo; i++) {
-        struct run_config c = {scheme_find(todo[i].scheme), todo[i].component, todo[i].precision, todo[i].coef,
-                               DEV_GPU, todo[i].variant, {grid[0], grid[1], grid[2]}, {0, 0, 0}, 0, 1};
+        struct run_config c = {.scheme = scheme_find(todo[i].scheme), .component = todo[i].component,
+                               .precision = todo[i].precision, .coef = todo[i].coef, .device = DEV_GPU,
+                               .variant = todo[i].variant, .grid = {grid[0], grid[1], grid[2]}, .reps = 1};
         if (run_fits(&c, d, why, n)) return -1;
     }
     return 0;
@@ -227,12 +243,15 @@ int cmd_tune(int argc, char **argv)
         cli_triple("--blocks", blocks[i], 1, 1 << 20, b);
         add_shape(&shapes, b);
     }
-    if (!nb) default_shapes(&shapes, s.desc.max_threads);
+    const struct kernel_entry *any = kernel_find(DEV_GPU, sl[0]->name, HX, precision, coef, variant);
+    if (!nb && any->marches) marching_shapes(&shapes, s.desc.max_threads);
+    else if (!nb) default_shapes(&shapes, s.desc.max_threads);
     for (int i = 0; i < shapes.n; i++) {
         char why[256];
         if (s.b->check_block(shapes.b[i], why, sizeof why)) {
             if (nb) cli_error("--blocks: %s", why);
             memmove(shapes.b[i], shapes.b[i + 1], sizeof shapes.b[0] * (size_t)(shapes.n - i - 1));
+            memmove(&shapes.nodes[i], &shapes.nodes[i + 1], sizeof shapes.nodes[0] * (size_t)(shapes.n - i - 1));
             shapes.n--, i--;
         }
     }
@@ -275,9 +294,11 @@ int cmd_tune(int argc, char **argv)
         struct tuned_entry *e = &todo[t];
         e->mcells_per_s = -1;
         for (int b = 0; b < shapes.n; b++) {
-            struct run_config c = {scheme_find(e->scheme), e->component, precision, coef, DEV_GPU, variant,
-                                   {grid[0], grid[1], grid[2]}, {shapes.b[b][0], shapes.b[b][1], shapes.b[b][2]}, 0,
-                                   reps};
+            struct run_config c = {.scheme = scheme_find(e->scheme), .component = e->component,
+                                   .precision = precision, .coef = coef, .device = DEV_GPU, .variant = variant,
+                                   .grid = {grid[0], grid[1], grid[2]},
+                                   .block = {shapes.b[b][0], shapes.b[b][1], shapes.b[b][2]}, .reps = reps,
+                                   .nodes = shapes.nodes[b]};
             struct run_result r;
             done++;
             if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) {
@@ -286,6 +307,7 @@ int cmd_tune(int argc, char **argv)
                 failed++;
             } else if (r.mcells_per_s > e->mcells_per_s) {
                 memcpy(e->block, c.block, sizeof e->block);
+                e->nodes = c.nodes;
                 memcpy(e->grid, grid, sizeof e->grid);
                 e->mcells_per_s = r.mcells_per_s;
                 e->gbs = r.gbs_effective;
@@ -304,8 +326,8 @@ int cmd_tune(int argc, char **argv)
             fprintf(stderr, "no block shape worked, nothing saved (ETA %s)\n", eta);
             continue;
         }
-        fprintf(stderr, "best %dx%dx%d, %.1f MCells/s, %.1f GB/s (ETA %s)\n", e->block[0], e->block[1], e->block[2],
-                e->mcells_per_s, e->gbs, eta);
+        fprintf(stderr, "best %dx%dx%d, %d nodes per thread, %.1f MCells/s, %.1f GB/s (ETA %s)\n", e->block[0],
+                e->block[1], e->block[2], e->nodes, e->mcells_per_s, e->gbs, eta);
         table_put(&table, e);
         table_write(&table, path, &s, grid);
     }

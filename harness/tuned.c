@@ -17,10 +17,10 @@ int tuned_parse(const char *line, struct tuned_entry *e)
 {
     char comp[8], prec[8], coef[16], tail;
     memset(e, 0, sizeof *e);
-    int got = sscanf(line, " %15s %7s %7s %15s %31s %dx%dx%d %lf %lf %dx%dx%d %c", e->scheme, comp, prec, coef,
-                     e->variant, &e->block[0], &e->block[1], &e->block[2], &e->mcells_per_s, &e->gbs, &e->grid[0],
-                     &e->grid[1], &e->grid[2], &tail);
-    if (got != 13 || e->scheme[0] == '#') return -1;
+    int got = sscanf(line, " %15s %7s %7s %15s %31s %dx%dx%d %d %lf %lf %dx%dx%d %c", e->scheme, comp, prec, coef,
+                     e->variant, &e->block[0], &e->block[1], &e->block[2], &e->nodes, &e->mcells_per_s, &e->gbs,
+                     &e->grid[0], &e->grid[1], &e->grid[2], &tail);
+    if (got != 14 || e->scheme[0] == '#' || e->nodes < 1) return -1;
     e->component = component_from_name(comp);
     e->precision = name_index(prec, precision_names, 2);
     e->coef = name_index(coef, coef_names, 2);
@@ -29,8 +29,8 @@ int tuned_parse(const char *line, struct tuned_entry *e)
 
 void tuned_print_header(FILE *f)
 {
-    fprintf(f, "#%-6s %-4s %-4s %-7s %-9s %-9s %10s %8s  %s\n", "scheme", "comp", "prec", "coef", "variant", "block",
-            "mcells/s", "GB/s", "grid");
+    fprintf(f, "#%-6s %-4s %-4s %-7s %-9s %-9s %5s %10s %8s  %s\n", "scheme", "comp", "prec", "coef", "variant",
+            "block", "nodes", "mcells/s", "GB/s", "grid");
 }
 
 void tuned_print(FILE *f, const struct tuned_entry *e)
@@ -38,8 +38,9 @@ void tuned_print(FILE *f, const struct tuned_entry *e)
     char block[32], grid[48];
     snprintf(block, sizeof block, "%dx%dx%d", e->block[0], e->block[1], e->block[2]);
     snprintf(grid, sizeof grid, "%dx%dx%d", e->grid[0], e->grid[1], e->grid[2]);
-    fprintf(f, "%-7s %-4s %-4s %-7s %-9s %-9s %10.1f %8.1f  %s\n", e->scheme, component_names[e->component],
-            precision_names[e->precision], coef_names[e->coef], e->variant, block, e->mcells_per_s, e->gbs, grid);
+    fprintf(f, "%-7s %-4s %-4s %-7s %-9s %-9s %5d %10.1f %8.1f  %s\n", e->scheme, component_names[e->component],
+            precision_names[e->precision], coef_names[e->coef], e->variant, block, e->nodes > 1 ? e->nodes : 1,
+            e->mcells_per_s, e->gbs, grid);
 }
 
 int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b)
@@ -49,7 +50,7 @@ int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b)
 }
 
 int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
-                const char *variant, int block[3])
+                const char *variant, int block[3], int *nodes)
 {
     char path[512], line[512];
     tuned_path(gpu_slug, path, sizeof path);
@@ -58,12 +59,17 @@ int tuned_block(const char *gpu_slug, const char *scheme, int component, int pre
     struct tuned_entry want = {.component = component, .precision = precision, .coef = coef}, e;
     snprintf(want.scheme, sizeof want.scheme, "%s", scheme);
     snprintf(want.variant, sizeof want.variant, "%s", variant);
-    int found = -1;
-    while (found && fgets(line, sizeof line, f))
-        if (tuned_parse(line, &e) == 0 && tuned_same_kernel(&e, &want)) {
+    int found = -1; /* 0: this very kernel; 1: another component of it */
+    while (found && fgets(line, sizeof line, f)) {
+        if (tuned_parse(line, &e)) continue;
+        int exact = tuned_same_kernel(&e, &want);
+        e.component = component;
+        if (exact || (found < 0 && tuned_same_kernel(&e, &want))) {
             memcpy(block, e.block, sizeof e.block);
-            found = 0;
+            *nodes = e.nodes;
+            found = !exact;
         }
+    }
     fclose(f);
-    return found;
+    return found < 0 ? -1 : 0;
 }

@@ -1,8 +1,9 @@
 /* Block shapes found by `fdtdbench tune`, one file per GPU: results/tuned/<gpu-slug>.conf, the
  * slug from machine_slug(). The file is text: '#' header lines (date, GPU, driver, grid), then
  * one line per kernel, fields separated by blanks:
- *   scheme component precision coef variant block mcells_per_s gbs grid
- *   yee    hx        f32       array baseline 32x2x3 1234.5   567.8 512x512x512 */
+ *   scheme component precision coef variant block nodes mcells_per_s gbs grid
+ *   yee    hx        f32       array baseline 32x2x3 1   1234.5   567.8 512x512x512
+ * nodes: consecutive nodes per thread along z (marching variants; 1 for the others). */
 #ifndef HARNESS_TUNED_H
 #define HARNESS_TUNED_H
 
@@ -15,6 +16,7 @@ struct tuned_entry {
     char scheme[16], variant[32];
     int component, precision, coef; /* enum component, precision, coef_storage */
     int block[3];
+    int nodes;
     double mcells_per_s, gbs;       /* what the winner measured: MCells/s (eq. 5), effective GB/s */
     int grid[3];                    /* the grid it was measured on */
 };
@@ -31,9 +33,11 @@ void tuned_print(FILE *f, const struct tuned_entry *e);
 /* 1 if a and b are the same kernel (scheme, component, precision, coef, variant). */
 int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b);
 
-/* The saved block shape of one GPU kernel: 0 with block[] set, or -1 if there is no such file or
- * no line for that kernel. precision and coef are enum precision and enum coef_storage. */
+/* The saved launch of one GPU kernel: 0 with block[] and *nodes set, or -1 if there is no such
+ * file or no line for that kernel. A component that was not tuned itself takes the launch of
+ * another component of the same scheme (they differ only in which axis is which).
+ * precision and coef are enum precision and enum coef_storage. */
 int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
-                const char *variant, int block[3]);
+                const char *variant, int block[3], int *nodes);
 
 #endif

@@ -9,11 +9,13 @@
  * the entry section once per kernel after the table's head. In them these words are replaced:
  *   $NAME $SCHEME $COMPONENT $PRECISION $COEF $VARIANT $REAL
  *   $ARRAY     1 for array coefficients, 0 for uniform ones (for #if)
+ *   $MARCHES   1 if the kernel section's header line ends in "marches" (each thread updates
+ *              kernel_args.nodes consecutive nodes along z), else 0
  *   $DECLS     declarations of the inputs, through the template's macros
  *              DECL_LEVEL(name, l)  DECL_SRC(name, plus|minus)  DECL_COEF(name, da|db, idx)
  *   $BRACKETS  one statement per group: const REAL gG = <plus points> - (<minus points>);
  *              each point read as LD(array, OFF(di, dj, dk)); coefficients read as COEF(name)
- *   $UPDATE    the new value: sum_l COEF(daL)*LD(LL, 0) + sum_g COEF(dbG)*gG
+ *   $UPDATE    the new value: sum_l COEF(daL)*LD(LL, OFF(0, 0, 0)) + sum_g COEF(dbG)*gG
  * so the backend decides how a load, an offset and a coefficient are spelled. */
 #include "spec.h"
 
@@ -71,6 +73,7 @@ struct kernel_desc {
     const struct scheme *s;
     int component, precision, coef;
     const char *variant;
+    int marches;
 };
 
 static void emit_points(struct buf *b, const char *array, const struct point *p, int n)
@@ -103,7 +106,7 @@ static void emit_brackets(struct buf *b, const struct kernel_desc *k)
 
 static void emit_update(struct buf *b, const struct kernel_desc *k)
 {
-    for (int l = 0; l < k->s->levels; l++) put(b, "%sCOEF(da%d) * LD(L%d, 0)", l ? " + " : "", l, l);
+    for (int l = 0; l < k->s->levels; l++) put(b, "%sCOEF(da%d) * LD(L%d, OFF(0, 0, 0))", l ? " + " : "", l, l);
     for (int g = 0; g < k->s->ngroups; g++) put(b, " + COEF(db%d) * g%d", g, g);
 }
 
@@ -136,6 +139,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "COEF")) put(out, "%s", k->coef == COEF_ARRAY ? "COEF_ARRAY" : "COEF_UNIFORM");
         else if (!strcmp(word, "VARIANT")) put(out, "%s", k->variant);
         else if (!strcmp(word, "ARRAY")) put(out, "%d", k->coef == COEF_ARRAY);
+        else if (!strcmp(word, "MARCHES")) put(out, "%d", k->marches);
         else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
         else if (!strcmp(word, "DECLS")) emit_decls(out, k);
         else if (!strcmp(word, "BRACKETS")) emit_brackets(out, k);
@@ -148,7 +152,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
 /* ---- templates ------------------------------------------------------------------- */
 
 enum { MAX_VARIANTS = 8 };
-struct section { const char *text; size_t len; char variant[32]; };
+struct section { const char *text; size_t len; char variant[32]; int marches; };
 struct template {
     struct section prologue, table, entry, epilogue;
     struct section kernel[MAX_VARIANTS];
@@ -163,8 +167,9 @@ static void parse_template(const char *path, char *text, struct template *t)
         char *eol = strchr(line, '\n');
         char *next = eol ? eol + 1 : line + strlen(line);
         if (strncmp(line, "//@@ ", 5) == 0) {
-            char kind[32] = "", variant[32] = "";
-            if (sscanf(line + 5, "%31s %31s", kind, variant) < 1) die("%s: empty //@@ line", path);
+            char kind[32] = "", variant[32] = "", flag[32] = "", header[128];
+            snprintf(header, sizeof header, "%.*s", (int)(next - line - 5), line + 5); /* this line only */
+            if (sscanf(header, "%31s %31s %31s", kind, variant, flag) < 1) die("%s: empty //@@ line", path);
             if (!strcmp(kind, "prologue")) cur = &t->prologue;
             else if (!strcmp(kind, "table")) cur = &t->table;
             else if (!strcmp(kind, "entry")) cur = &t->entry;
@@ -174,6 +179,8 @@ static void parse_template(const char *path, char *text, struct template *t)
                 if (!variant[0]) die("%s: '//@@ kernel' needs a variant name", path);
                 cur = &t->kernel[t->nkernels++];
                 strcpy(cur->variant, variant);
+                if (flag[0] && strcmp(flag, "marches")) die("%s: unknown kernel flag '%s'", path, flag);
+                cur->marches = flag[0] != 0;
             } else die("%s: unknown section '%s'", path, kind);
             cur->text = next;
         } else if (cur) {
@@ -219,7 +226,7 @@ static void gen_kernels(const char *tpath, const char *out_path, int n, char **s
             for (int c = 0; c < NCOMPONENTS; c++)
                 for (int p = 0; p < 2; p++)
                     for (int cs = 0; cs < 2; cs++) {
-                        struct kernel_desc k = {&schemes[s], c, p, cs, t.kernel[v].variant};
+                        struct kernel_desc k = {&schemes[s], c, p, cs, t.kernel[v].variant, t.kernel[v].marches};
                         fill(&out, t.kernel[v].text, t.kernel[v].len, &k);
                         fill(&table, t.entry.text, t.entry.len, &k);
                     }

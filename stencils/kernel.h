@@ -25,6 +25,7 @@ struct kernel_args {
     const void *da[MAX_LEVELS], *db[MAX_GROUPS];
     double da_u[MAX_LEVELS], db_u[MAX_GROUPS];
     int block[3];      /* CPU: tile in (i,j,k), 0 = whole extent; GPU: thread-block shape */
+    int nodes;         /* GPU variants that march along z: consecutive nodes per thread (1 otherwise) */
 };
 
 static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
@@ -45,6 +46,7 @@ struct kernel_entry {
     int coef;           /* enum coef_storage */
     const char *variant;
     kernel_fn fn;
+    int marches;        /* 1 if each thread updates a->nodes consecutive nodes along z */
 };
 
 /* Tables the generator writes (build/gen/); the GPU one is empty without CUDA. */

@@ -46,24 +46,29 @@ static void test_kernel_table_complete(void)
                               scheme_at(s)->name, component_names[c], precision_names[p], coef_names[cs], required[v]);
 }
 
-static int verify(const struct kernel_entry *k, const int grid[3], const int block[3])
+static int verify(const struct kernel_entry *k, const int grid[3], const int block[3], int nodes)
 {
     char why[512];
     double worst;
-    int rc = verify_kernel(gpu, scheme_find(k->scheme), k, grid, block, &worst, why, sizeof why);
-    CHECK(rc == 0, "block %dx%dx%d, grid %dx%dx%d: %s", block[0], block[1], block[2], grid[0], grid[1], grid[2], why);
+    int rc = verify_kernel(gpu, scheme_find(k->scheme), k, grid, block, nodes, &worst, why, sizeof why);
+    CHECK(rc == 0, "block %dx%dx%d, %d nodes per thread, grid %dx%dx%d: %s", block[0], block[1], block[2], nodes,
+          grid[0], grid[1], grid[2], why);
     return rc;
 }
 
 /* Every kernel, on verify_grid (37x29x23: odd, divided by no block shape), with two 3-D shapes
- * (the linear variant takes their thread counts, 256 and 1024). */
+ * (the linear variant takes their thread counts, 256 and 1024); marching variants also with 2,
+ * 3 (the run-time loop) and 8 nodes per thread, none of which divides 23. */
 static void test_every_kernel_matches_reference(void)
 {
     NEED_GPU();
     static const int blocks[][3] = {{32, 4, 2}, {16, 8, 8}};
     int failures = 0;
+    static const int nodes[] = {1, 2, 3, 8};
     for (int i = 0; i < gpu_kernel_table_len; i++)
-        for (int b = 0; b < 2; b++) failures += verify(&gpu_kernel_table[i], verify_grid, blocks[b]) != 0;
+        for (int b = 0; b < 2; b++)
+            for (int n = 0; n < (gpu_kernel_table[i].marches ? 4 : 1); n++)
+                failures += verify(&gpu_kernel_table[i], verify_grid, blocks[b], nodes[n]) != 0;
     printf("  %d kernels x 2 block shapes on %dx%dx%d: %d mismatches\n", gpu_kernel_table_len, verify_grid[0],
            verify_grid[1], verify_grid[2], failures);
 }
@@ -78,7 +83,7 @@ static void test_grid_beyond_block_limits(void)
         for (int g = 0; g < 2; g++) {
             const struct kernel_entry *k = kernel_find(DEV_GPU, "yee", HX, F32, COEF_ARRAY, variants[v]);
             CHECK(k, "no yee hx f32 array %s kernel", variants[v]);
-            if (k) verify(k, grids[g], block);
+            if (k) verify(k, grids[g], block, 1);
         }
 }
 
