@@ -24,7 +24,8 @@ static const char *const help =
     "and bench then use. Kernels already in that file are reused unless --force is given.\n"
     "Shapes: the paper's Table 2 and Table 3 shapes, and Bx in {32,64,128,256} with By, Bz in\n"
     "{1,2,3,4,8}, at most the device's threads per block. Variants that march along z (zmarch)\n"
-    "instead try Bx in {32,64,128,256}, By in {1,2,4,8}, Bz = 1 with 1, 2, 4 or 8 nodes per thread.\n"
+    "instead try Bx in {32,64,128,256}, By in {1,2,4,8}, Bz = 1, at most 256 threads, with 1, 2, 4\n"
+    "or 8 nodes per thread.\n"
     "  --scheme LIST|all       (all)\n"
     "  --component LIST|all    (all)\n"
     "  --precision f32|f64     (f32)\n"
@@ -52,15 +53,16 @@ static void add_launch(struct shapes *s, const int b[3], int nodes)
 }
 static void add_shape(struct shapes *s, const int b[3]) { add_launch(s, b, 1); }
 
-/* A marching variant's candidates: flat blocks (the z extent comes from the nodes per thread),
- * Bx in {32,64,128,256}, By in {1,2,4,8}, 1 to 8 nodes each (64 in all). */
-static void marching_shapes(struct shapes *s, int max_threads)
+/* A marching variant's candidates: flat blocks (the z extent comes from the nodes per thread)
+ * of at most 256 threads, since an unrolled column takes many registers: Bx in {32,64,128,256},
+ * By in {1,2,4,8}, 1 to 8 nodes each (40 in all). */
+static void marching_shapes(struct shapes *s)
 {
     static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 2, 4, 8};
     for (int x = 0; x < 4; x++)
         for (int y = 0; y < 4; y++)
             for (int n = 0; n < 4; n++)
-                if (bx[x] * by[y] <= max_threads) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n]);
+                if (bx[x] * by[y] <= 256) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n]);
 }
 
 /* The candidates: the paper's Table 2 and Table 3 shapes first, then the sweep (70 in all on a
@@ -244,7 +246,7 @@ int cmd_tune(int argc, char **argv)
         add_shape(&shapes, b);
     }
     const struct kernel_entry *any = kernel_find(DEV_GPU, sl[0]->name, HX, precision, coef, variant);
-    if (!nb && any->marches) marching_shapes(&shapes, s.desc.max_threads);
+    if (!nb && any->marches) marching_shapes(&shapes);
     else if (!nb) default_shapes(&shapes, s.desc.max_threads);
     for (int i = 0; i < shapes.n; i++) {
         char why[256];

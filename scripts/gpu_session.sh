@@ -59,6 +59,8 @@ if [ $rc -eq 0 ]; then
     done
 fi
 
+# At most 8 files come back: keep the test log and the summary files, pack the other logs.
+(cd "$OUT" && ls ./*.log 2>/dev/null | grep -v '^./test.log$' | tar czf logs.tgz -T - && ls ./*.log | grep -v '^./test.log$' | xargs rm -f)
 find results -type f -newer "$stamp" 2>/dev/null | sort >"$OUT/results.list"
 if [ -s "$OUT/results.list" ]; then
     tar czf "$OUT/results.tgz" -T "$OUT/results.list"
