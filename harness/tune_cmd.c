@@ -24,8 +24,8 @@ static const char *const help =
     "and bench then use. Kernels already in that file are reused unless --force is given.\n"
     "Shapes: the paper's Table 2 and Table 3 shapes, and Bx in {32,64,128,256} with By, Bz in\n"
     "{1,2,3,4,8}, at most the device's threads per block. Variants that march along z (zmarch)\n"
-    "instead try Bx in {32,64,128,256}, By in {1,2,4,8}, Bz = 1, at most 256 threads, with 1, 2, 4\n"
-    "or 8 nodes per thread.\n"
+    "instead try Bx in {32,64,128,256}, By in {1,2,4,8}, Bz = 1, at most 256 threads, with 1 to 64\n"
+    "nodes per thread (powers of two).\n"
     "  --scheme LIST|all       (all)\n"
     "  --component LIST|all    (all)\n"
     "  --precision f32|f64     (f32)\n"
@@ -55,13 +55,13 @@ static void add_shape(struct shapes *s, const int b[3]) { add_launch(s, b, 1); }
 
 /* A marching variant's candidates: flat blocks (the z extent comes from the nodes per thread)
  * of at most 256 threads, since an unrolled column takes many registers: Bx in {32,64,128,256},
- * By in {1,2,4,8}, 1 to 8 nodes each (40 in all). */
+ * By in {1,2,4,8}, 1 to 64 nodes each (70 in all). */
 static void marching_shapes(struct shapes *s)
 {
-    static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 2, 4, 8};
+    static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 2, 4, 8, 16, 32, 64};
     for (int x = 0; x < 4; x++)
         for (int y = 0; y < 4; y++)
-            for (int n = 0; n < 4; n++)
+            for (int n = 0; n < 7; n++)
                 if (bx[x] * by[y] <= 256) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n]);
 }
 

@@ -31,9 +31,9 @@ def num(k):
     scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3}
     return x * scale.get(u[k], 1)
 updates = 512 ** 3
-print("  DRAM read %.1f + write %.1f B/update, L2 %.1f, L1 %.1f; %.3f ms; DRAM %s%%, L1 %s%%, warps active %s%%, %s regs" % (
+print("  DRAM read %.1f + write %.1f B/update, L2 %.1f, L1 %.1f; %s %s; DRAM %s%%, L1 %s%%, warps active %s%%, %s regs" % (
     num("dram__bytes_read.sum") / updates, num("dram__bytes_write.sum") / updates, num("lts__t_bytes.sum") / updates,
-    num("l1tex__t_bytes.sum") / updates, num("gpu__time_duration.sum") * 1e3,
+    num("l1tex__t_bytes.sum") / updates, v["gpu__time_duration.sum"], u["gpu__time_duration.sum"],
     v["dram__throughput.avg.pct_of_peak_sustained_elapsed"], v["l1tex__throughput.avg.pct_of_peak_sustained_elapsed"],
     v["sm__warps_active.avg.pct_of_peak_sustained_active"], v["launch__registers_per_thread"]))
 PY

@@ -15,6 +15,9 @@
  *              DECL_LEVEL(name, l)  DECL_SRC(name, plus|minus)  DECL_COEF(name, da|db, idx)
  *   $BRACKETS  one statement per group: const REAL gG = <plus points> - (<minus points>);
  *              each point read as LD(array, OFF(di, dj, dk)); coefficients read as COEF(name)
+ *   $BOXES     the bounding box of each source field's points, as constants a tiled variant
+ *              sizes its shared memory by: constexpr int P_X0 = .., P_X1, P_Y0, P_Y1, P_Z0,
+ *              P_Z1, and M_X0 .. M_Z1 for the minus field (offsets, inclusive)
  *   $UPDATE    the new value: sum_l COEF(daL)*LD(LL, OFF(0, 0, 0)) + sum_g COEF(dbG)*gG
  * so the backend decides how a load, an offset and a coefficient are spelled. */
 #include "spec.h"
@@ -104,6 +107,27 @@ static void emit_brackets(struct buf *b, const struct kernel_desc *k)
     }
 }
 
+static void emit_boxes(struct buf *b, const struct kernel_desc *k)
+{
+    int lo[2][3] = {{0}}, hi[2][3] = {{0}}; /* [plus, minus][axis]; the node itself is inside */
+    for (int g = 0; g < k->s->ngroups; g++) {
+        struct group_terms t;
+        expand_group(k->s, g, k->component, &t);
+        for (int p = 0; p < t.npoints; p++)
+            for (int d = 0; d < 3; d++) {
+                const int v[2] = {t.plus[p].d[d], t.minus[p].d[d]};
+                for (int f = 0; f < 2; f++) {
+                    if (v[f] < lo[f][d]) lo[f][d] = v[f];
+                    if (v[f] > hi[f][d]) hi[f][d] = v[f];
+                }
+            }
+    }
+    for (int f = 0; f < 2; f++)
+        put(b, "%sconstexpr int %c_X0 = %d, %c_X1 = %d, %c_Y0 = %d, %c_Y1 = %d, %c_Z0 = %d, %c_Z1 = %d;", f ? " " : "",
+            "PM"[f], lo[f][0], "PM"[f], hi[f][0], "PM"[f], lo[f][1], "PM"[f], hi[f][1], "PM"[f], lo[f][2], "PM"[f],
+            hi[f][2]);
+}
+
 static void emit_update(struct buf *b, const struct kernel_desc *k)
 {
     for (int l = 0; l < k->s->levels; l++) put(b, "%sCOEF(da%d) * LD(L%d, OFF(0, 0, 0))", l ? " + " : "", l, l);
@@ -144,6 +168,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "DECLS")) emit_decls(out, k);
         else if (!strcmp(word, "BRACKETS")) emit_brackets(out, k);
         else if (!strcmp(word, "UPDATE")) emit_update(out, k);
+        else if (!strcmp(word, "BOXES")) emit_boxes(out, k);
         else die("template: unknown placeholder $%s", word);
         i = j;
     }

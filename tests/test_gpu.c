@@ -65,7 +65,7 @@ static void test_every_kernel_matches_reference(void)
     static const int blocks[][3] = {{32, 4, 2}, {16, 8, 8}};
     int failures = 0;
     /* Marching variants: at most 256 threads a block (an unrolled column takes many registers). */
-    static const int marching_blocks[][3] = {{32, 4, 2}, {16, 4, 4}}, nodes[] = {1, 2, 3, 8};
+    static const int marching_blocks[][3] = {{32, 4, 1}, {16, 8, 1}}, nodes[] = {1, 2, 3, 8};
     for (int i = 0; i < gpu_kernel_table_len; i++) {
         const struct kernel_entry *k = &gpu_kernel_table[i];
         for (int b = 0; b < 2; b++)
