@@ -5,19 +5,7 @@
 # FDTDBENCH is the binary (tests/run.sh sets it); the gnuplot tests are skipped without gnuplot.
 bin=${FDTDBENCH:-build/fdtdbench}
 build=$(dirname "$bin")
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-result() { # NAME FAILURES: FAILURES is empty when the test passed
-    if [ -z "$2" ]; then
-        echo "ok   $1"
-        passed=$((passed + 1))
-    else
-        printf 'FAIL %s:\n%s\n' "$1" "$2"
-        failed=$((failed + 1))
-    fi
-}
+. tests/shlib.sh
 
 is_png() { # non-empty, with the PNG signature
     [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]

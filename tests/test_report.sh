@@ -6,19 +6,7 @@
 bin=${FDTDBENCH:-build/fdtdbench}
 data=tests/data/results
 sel="plots/select.awk"
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-result() { # NAME FAILURES: FAILURES is empty when the test passed
-    if [ -z "$2" ]; then
-        echo "ok   $1"
-        passed=$((passed + 1))
-    else
-        printf 'FAIL %s:\n%s\n' "$1" "$2"
-        failed=$((failed + 1))
-    fi
-}
+. tests/shlib.sh
 
 summary() {
     echo "test_report.sh: $passed passed, $failed failed, $skipped skipped"
