@@ -56,7 +56,7 @@ static void test_verification_rejects_wrong_kernels(void)
     const struct backend *b = cpu_backend();
     const struct scheme *yee = scheme_find("yee");
     static const int tile[3] = {0, 0, 1};
-    struct kernel_entry k = {"yee", HX, F64, COEF_ARRAY, "test", right};
+    struct kernel_entry k = {.scheme = "yee", .component = HX, .precision = F64, .coef = COEF_ARRAY, .variant = "test", .fn = right};
     char why[512];
     double worst;
     CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, &worst, why, sizeof why) == 0, "hand-written Yee: %s", why);
