@@ -22,6 +22,7 @@ static const char *const help =
     "Measures each candidate thread-block shape for each scheme and component on this GPU (every\n"
     "measurement verified first) and saves the fastest in " TUNED_DIR "/<gpu>.conf, which run, sweep\n"
     "and bench then use. Kernels already in that file are reused unless --force is given.\n"
+    "Every measurement is also written to results/<gpu>/tune-<date>.csv (table \"blocks\").\n"
     "Shapes: the paper's Table 2 and Table 3 shapes, and Bx in {32,64,128,256} with By, Bz in\n"
     "{1,2,3,4,8}, at most the device's threads per block. Variants that march along z (zmarch)\n"
     "instead try Bx in {32,64,128,256}, By in {1,2,4,8}, Bz = 1, at most 256 threads, with 1 to 64\n"
@@ -285,7 +286,11 @@ int cmd_tune(int argc, char **argv)
     if (ntodo && todo_fits(todo, ntodo, grid, &s.desc, why, sizeof why)) cli_error("tune: %s", why);
 
     int total = ntodo * shapes.n, done = 0, failed = 0;
+    /* Every measurement, not only the winners, goes to results/<gpu>/tune-<date>.csv (table
+     * "blocks"): the data behind the block-shape heatmaps. */
+    struct results_file rf = {0};
     if (ntodo) {
+        if (results_open(&rf, "results", s.slug, "tune")) return 1;
         session_bandwidth(&s, 0);
         fprintf(stderr, "tune: %d kernels x %d block shapes = %d measurements on %dx%dx%d, %s %s %s\n", ntodo,
                 shapes.n, total, grid[0], grid[1], grid[2], precision_names[precision], coef_names[coef], variant);
@@ -307,7 +312,11 @@ int cmd_tune(int argc, char **argv)
                 fprintf(stderr, "%stune: %s %s block %dx%dx%d FAILED: %s\n", tty ? "\r\033[K" : "", e->scheme,
                         component_names[e->component], c.block[0], c.block[1], c.block[2], why);
                 failed++;
-            } else if (r.mcells_per_s > e->mcells_per_s) {
+            } else {
+                results_row(rf.f, "blocks", &c, &r, &s.bw, &s.desc, -1);
+                fflush(rf.f);
+            }
+            if (r.verified && r.mcells_per_s > e->mcells_per_s) {
                 memcpy(e->block, c.block, sizeof e->block);
                 e->nodes = c.nodes;
                 memcpy(e->grid, grid, sizeof e->grid);
@@ -333,6 +342,9 @@ int cmd_tune(int argc, char **argv)
         table_put(&table, e);
         table_write(&table, path, &s, grid);
     }
+
+    if (ntodo && results_close(&rf)) return 1;
+    if (ntodo) fprintf(stderr, "tune: every measurement in %s\n", rf.path);
 
     /* The winners of this selection, from the file as it now stands. */
     printf("%s: %s (%s), driver %s\n", path, s.desc.name, s.desc.detail, s.desc.driver);
