@@ -7,7 +7,7 @@
 
 #define WHY "built without CUDA (nvcc was not found at build time)"
 
-const struct kernel_entry gpu_kernel_table[1] = {{NULL, 0, 0, 0, NULL, NULL}}; /* C has no empty arrays */
+const struct kernel_entry gpu_kernel_table[1] = {{.scheme = NULL}}; /* C has no empty arrays */
 const int gpu_kernel_table_len = 0;
 
 static int none_available(char *why, size_t n)
