@@ -157,7 +157,9 @@ plot_blocks() { # FILES...
         if (!(k in mc)) { nk++; keys[nk] = k }
         mc[k] = $6
         if ($7 != "") pp[k] = $7
-        if (!(g in seen)) { seen[g] = 1; ng++; grp[ng] = g; grid[g] = ($8 == $9 && $9 == $10) ? $8 "³" : $8 "×" $9 "×" $10 }
+        if (!(g in seen)) { seen[g] = 1; ng++; grp[ng] = g }
+        gr = ($8 == $9 && $9 == $10) ? $8 "³" : $8 "×" $9 "×" $10 # every grid the cells come from
+        if (!((g, gr) in hasgrid)) { hasgrid[g, gr] = 1; grid[g] = grid[g] (grid[g] == "" ? "" : " and ") gr }
         if (!((g, b[1]) in hx)) { hx[g, b[1]] = 1; nx[g]++; xs[g, nx[g]] = b[1] }
         if (!((g, b[2] "×" b[3]) in hy)) { hy[g, b[2] "×" b[3]] = 1; ny[g]++; ys[g, ny[g]] = b[2] "×" b[3] }
         if ($6 + 0 > best[g] + 0) { best[g] = $6; bestk[g] = k }
@@ -180,7 +182,8 @@ plot_blocks() { # FILES...
     [ -s "$tmp/groups" ] || { echo "  blocks: skipped (no Hx rows in table2 or blocks)"; return; }
     cap=$(caption $f2 $fb)
     while IFS="$(printf '\t')" read -r g grid nxc nyc; do
-        gp blocks.gp "GPU block shapes: $g, Hx kernel, $grid grid (rows of tables table2 and blocks)" "$cap" \
+        case $grid in *" and "*) grids="$grid grids" ;; *) grids="$grid grid" ;; esac
+        gp blocks.gp "GPU block shapes: $g, Hx kernel, $grids (rows of tables table2 and blocks)" "$cap" \
             "$out/blocks-$g" "$tmp/blocks-$g.dat" "$nxc" "$nyc"
     done <"$tmp/groups"
 }
