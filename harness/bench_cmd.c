@@ -11,7 +11,6 @@
 #include "measure.h"
 #include "paper.h"
 #include "session.h"
-#include "tuned.h"
 
 static const char *const help =
     "usage: fdtdbench bench [--device cpu|gpu|all] [--quick] [--reps R] [--results DIR]\n"
@@ -47,16 +46,6 @@ static int variants(enum device d, const char **out, int max)
         if (!seen && n < max) out[n++] = t[i].variant;
     }
     return n;
-}
-
-static void gpu_block(struct bench *b, struct run_config *c)
-{
-    if (tuned_block(b->s.slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block,
-                    &c->nodes) == 0)
-        return;
-    const struct paper_scheme *p = paper_find(c->scheme->name);
-    static const int fallback[3] = {32, 4, 2};
-    memcpy(c->block, p ? p->best_block : fallback, sizeof c->block);
 }
 
 static void measure_row(struct bench *b, const char *table, struct run_config c, double paper)
@@ -127,14 +116,14 @@ static void bench_gpu(struct bench *b)
     for (int v = 0; v < nv; v++) /* Tables 3 and 4: each scheme at its best (tuned) shape */
         for (int i = 0; i < scheme_count(); i++) {
             struct run_config c = hx_config(scheme_at(i), DEV_GPU, vars[v], COEF_ARRAY, PAPER_GRID);
-            gpu_block(b, &c);
+            default_launch(&b->s, &c);
             const struct paper_scheme *p = paper_find(c.scheme->name);
             measure_row(b, "table4", c, p ? p->gpu_mcells : -1);
         }
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++) {
             struct run_config c = hx_config(scheme_at(i), DEV_GPU, vars[v], COEF_UNIFORM, 512);
-            gpu_block(b, &c);
+            default_launch(&b->s, &c);
             measure_row(b, "uniform", c, -1);
         }
     static const int sizes[] = {64, 128, 256, 384, 512, 640};
@@ -142,7 +131,7 @@ static void bench_gpu(struct bench *b)
         for (int i = 0; i < scheme_count(); i++)
             for (int g = b->quick ? 3 : 0; g < 6; g++) {
                 struct run_config c = hx_config(scheme_at(i), DEV_GPU, vars[v], COEF_ARRAY, sizes[g]);
-                gpu_block(b, &c);
+                default_launch(&b->s, &c);
                 measure_row(b, "sizes", c, -1);
             }
 }

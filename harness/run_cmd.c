@@ -7,9 +7,7 @@
 
 #include "cli.h"
 #include "measure.h"
-#include "paper.h"
 #include "session.h"
-#include "tuned.h"
 
 static const char *const run_help =
     "usage: fdtdbench run [OPTIONS]\n"
@@ -76,21 +74,6 @@ static void check_options(const struct options *o, struct session *s)
         char why[256];
         if (s->b->check_block(o->block, why, sizeof why)) cli_error("%s", why);
     }
-}
-
-/* The launch a GPU run uses when no block is given: the tuned one, else the paper's Table 3
- * shape with one node per thread. The CPU's default tile is whole rows of one plane. */
-static void default_launch(const struct session *s, struct run_config *c)
-{
-    if (c->device == DEV_CPU) { c->block[0] = c->block[1] = 0, c->block[2] = 1; return; }
-    int nodes = 1;
-    if (tuned_block(s->slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block, &nodes) == 0) {
-        if (!c->nodes) c->nodes = nodes;
-        return;
-    }
-    const struct paper_scheme *p = paper_find(c->scheme->name);
-    static const int fallback[3] = {32, 4, 2};
-    memcpy(c->block, p ? p->best_block : fallback, sizeof c->block);
 }
 
 static const char *default_variant(int device) { return device == DEV_CPU ? "plain" : "baseline"; }

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "paper.h"
+#include "tuned.h"
 
 void session_open(struct session *s, enum device d)
 {
@@ -38,6 +40,21 @@ void session_print(const struct session *s, FILE *f)
         fprintf(f, "measured bandwidth%s: %s %.1f GB/s, %s %.1f GB/s\n",
                 s->device == DEV_CPU ? (s->bw_threads == 1 ? " (1 thread)" : " (all threads)") : "",
                 s->bw.copy_name, s->bw.copy_gbs, s->bw.second_name, s->bw.second_gbs);
+}
+
+/* The launch a GPU run uses when no block is given: the tuned one, else the paper's Table 3
+ * shape with one node per thread. The CPU's default tile is whole rows of one plane. */
+void default_launch(const struct session *s, struct run_config *c)
+{
+    if (c->device == DEV_CPU) { c->block[0] = c->block[1] = 0, c->block[2] = 1; return; }
+    int nodes = 1;
+    if (tuned_block(s->slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block, &nodes) == 0) {
+        if (!c->nodes) c->nodes = nodes;
+        return;
+    }
+    const struct paper_scheme *p = paper_find(c->scheme->name);
+    static const int fallback[3] = {32, 4, 2};
+    memcpy(c->block, p ? p->best_block : fallback, sizeof c->block);
 }
 
 int split_list(char *list, char **items, int max)

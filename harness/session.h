@@ -21,6 +21,10 @@ void session_bandwidth(struct session *s, int threads);
 /* Prints the device and bandwidth lines that go with every table. */
 void session_print(const struct session *s, FILE *f);
 
+/* Fills c's block (and nodes, if unset) when none was given: on the GPU the tuned launch,
+ * else the paper's Table 3 shape; on the CPU whole rows of one plane per tile. */
+void default_launch(const struct session *s, struct run_config *c);
+
 /* "a,b,c" split in place; returns the count (at most max). */
 int split_list(char *list, char **items, int max);
 
