@@ -117,13 +117,12 @@ plots: $(BUILD)/fdtdbench
 DEVICE    ?= cpu
 PRECISION ?= f32
 COEF      ?= array
+KERNEL_PAT = ^(static void|__global__ void|static __global__ void)[^(]*k_$(SCHEME)_$(or $(COMPONENT),hx)_$(PRECISION)_$(COEF)_
 kernel: $(if $(filter gpu,$(DEVICE)),$(GEN)/gpu_kernels.cu,$(GEN)/cpu_kernels.c)
 	@test -n "$(SCHEME)" || { echo "make kernel: give SCHEME=name (one of: $(notdir $(basename $(SPECS))))"; exit 2; }
-	@awk -v pat="^(static void|__global__ void|static __global__ void)[^(]*k_$(SCHEME)_$(or $(COMPONENT),hx)_$(PRECISION)_$(COEF)_" \
-	  '$$0 ~ pat {on=1} on {print} on && /^}/ {on=0; print ""}' $< | grep . >/dev/null \
-	  && awk -v pat="^(static void|__global__ void|static __global__ void)[^(]*k_$(SCHEME)_$(or $(COMPONENT),hx)_$(PRECISION)_$(COEF)_" \
-	  '$$0 ~ pat {on=1} on {print} on && /^}/ {on=0; print ""}' $< \
-	  || { echo "make kernel: no kernel for SCHEME=$(SCHEME) COMPONENT=$(or $(COMPONENT),hx) in $<"; exit 2; }
+	@awk -v pat="$(KERNEL_PAT)" '$$0 ~ pat {on=1} on {print} on && /^}/ {on=0; print ""}' $< >$(GEN)/kernel.txt
+	@if [ -s $(GEN)/kernel.txt ]; then cat $(GEN)/kernel.txt; \
+	 else echo "make kernel: no kernel for SCHEME=$(SCHEME) COMPONENT=$(or $(COMPONENT),hx) in $<"; exit 2; fi
 
 FUZZ_SECONDS ?= 60
 fuzz:
