@@ -4,7 +4,7 @@
 #   make test       every test; GPU tests run only where a GPU is present
 #   make tune       block-shape tuning for the present GPU
 #   make plots      gnuplot figures from results/
-#   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [PRECISION=f32] [COEF=array]
+#   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
 #   make fuzz       libFuzzer on the spec parser (clang), FUZZ_SECONDS long
 # Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
 # NVCC (empty to build without CUDA), CUDA_ARCH (nvcc -gencode flags).
@@ -32,9 +32,15 @@ SPECS     := stencils/yee.stencil $(filter-out stencils/yee.stencil,$(sort $(wil
 GEN       := $(BUILD)/gen
 LIB_C     := $(filter-out stencils/generate.c stencils/fuzz_spec.c,$(wildcard stencils/*.c)) \
              $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c,$(wildcard harness/*.c))
-LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(GEN)/cpu_kernels.o $(GEN)/builtin_specs.o
+# Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in),
+# generated into a source file of its own, plus one generated table per device.
+CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in))
+GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in))
+CPU_KERNEL_OBJ := $(patsubst kernels_cpu/%.c.in,$(GEN)/cpu_%.o,$(CPU_TEMPLATES)) $(GEN)/cpu_table.o
+LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
 ifneq ($(NVCC),)
-GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) $(GEN)/gpu_kernels.o
+GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) \
+             $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o
 GPU_LIBS  := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lstdc++
 else
 GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c))
@@ -63,19 +69,28 @@ $(BUILD)/kernels_gpu/%.o: kernels_gpu/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
-$(GEN)/gpu_kernels.o: $(GEN)/gpu_kernels.cu
-	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+$(GEN)/gpu_%.o: $(GEN)/gpu_%.cu
+	$(NVCC) $(NVCCFLAGS) -Ikernels_gpu -c -o $@ $<
 
 # The generator runs on the build machine; it shares the parser with the suite.
 $(GEN)/generate: stencils/generate.c stencils/spec.c stencils/spec.h
 	@mkdir -p $(GEN)
 	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -o $@ stencils/generate.c stencils/spec.c -lm
 
-$(GEN)/cpu_kernels.c: $(GEN)/generate kernels_cpu/kernels.c.in $(SPECS)
-	$(GEN)/generate kernels kernels_cpu/kernels.c.in $@ $(SPECS)
+$(GEN)/cpu_%.c: kernels_cpu/%.c.in $(GEN)/generate $(SPECS)
+	$(GEN)/generate variant $< $@ $(SPECS)
 
-$(GEN)/gpu_kernels.cu: $(GEN)/generate kernels_gpu/kernels.cu.in $(SPECS)
-	$(GEN)/generate kernels kernels_gpu/kernels.cu.in $@ $(SPECS)
+$(GEN)/gpu_%.cu: kernels_gpu/%.cu.in $(GEN)/generate $(SPECS)
+	$(GEN)/generate variant $< $@ $(SPECS)
+
+# Kept for reading (make would delete them as intermediates).
+.PRECIOUS: $(GEN)/cpu_%.c $(GEN)/gpu_%.cu
+
+$(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
+	$(GEN)/generate table cpu $@ $(CPU_TEMPLATES) $(SPECS)
+
+$(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
+	$(GEN)/generate table gpu $@ $(GPU_TEMPLATES) $(SPECS)
 
 $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)
@@ -117,12 +132,14 @@ plots: $(BUILD)/fdtdbench
 DEVICE    ?= cpu
 PRECISION ?= f32
 COEF      ?= array
-KERNEL_PAT = ^(static void|__global__ void|static __global__ void)[^(]*k_$(SCHEME)_$(or $(COMPONENT),hx)_$(PRECISION)_$(COEF)_
-kernel: $(if $(filter gpu,$(DEVICE)),$(GEN)/gpu_kernels.cu,$(GEN)/cpu_kernels.c)
+VARIANT   ?= $(if $(filter gpu,$(DEVICE)),baseline,plain)
+KERNEL_TEMPLATE = $(if $(filter gpu,$(DEVICE)),kernels_gpu/$(VARIANT).cu.in,kernels_cpu/$(VARIANT).c.in)
+# One kernel as a translation unit of its own, headed by its counts: it compiles with
+# `cc -c -Istencils` (CPU) or `nvcc -c -Istencils -Ikernels_gpu` (GPU).
+kernel: $(GEN)/generate
 	@test -n "$(SCHEME)" || { echo "make kernel: give SCHEME=name (one of: $(notdir $(basename $(SPECS))))"; exit 2; }
-	@awk -v pat="$(KERNEL_PAT)" '$$0 ~ pat {on=1} on {print} on && /^}/ {on=0; print ""}' $< >$(GEN)/kernel.txt
-	@if [ -s $(GEN)/kernel.txt ]; then cat $(GEN)/kernel.txt; \
-	 else echo "make kernel: no kernel for SCHEME=$(SCHEME) COMPONENT=$(or $(COMPONENT),hx) in $<"; exit 2; fi
+	@test -f "$(KERNEL_TEMPLATE)" || { echo "make kernel: no variant '$(VARIANT)' for DEVICE=$(DEVICE) (one of: $(notdir $(basename $(basename $(if $(filter gpu,$(DEVICE)),$(GPU_TEMPLATES),$(CPU_TEMPLATES))))))"; exit 2; }
+	@$(GEN)/generate one $(KERNEL_TEMPLATE) $(SCHEME) $(or $(COMPONENT),hx) $(PRECISION) $(COEF) $(SPECS)
 
 FUZZ_SECONDS ?= 60
 fuzz:

@@ -22,6 +22,27 @@ static void set_geometry(struct kernel_args *a, const int g[3], const int block[
     memcpy(a->block, block, sizeof a->block);
 }
 
+int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
+                 int nodes, char *why, size_t n)
+{
+    const struct variant_traits *t = &k->traits;
+    if (b->check_block(block, why, n)) return -1;
+    if (nodes > 1 && !t->marches) {
+        snprintf(why, n, "variant %s updates one node per thread: nodes must be 1 (marching variants take more)",
+                 k->variant);
+        return -1;
+    }
+    if (t->flat && block[2] != 1) {
+        snprintf(why, n, "variant %s takes flat blocks (z extent 1), not %dx%dx%d", k->variant, block[0], block[1], block[2]);
+        return -1;
+    }
+    if (!k->accepts) return 0;
+    struct kernel_args a;
+    set_geometry(&a, grid, block);
+    a.nodes = nodes;
+    return k->accepts(&a, why, n);
+}
+
 /* The level the kernel overwrites when run in place: the only one (leapfrog) or the oldest. */
 static int inplace_level(const struct scheme *s) { return s->levels - 1; }
 
@@ -129,6 +150,7 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     a.nodes = nodes;
     in.nx = a.nx, in.ny = a.ny, in.nz = a.nz, in.sy = a.sy, in.sz = a.sz;
 
+    if (check_launch(b, k, grid, block, nodes, why, n)) return -1;
     double *host[2 * MAX_LEVELS + MAX_GROUPS + 2];
     void *dev[2 * MAX_LEVELS + MAX_GROUPS + 2];
     int nh = 0;
@@ -226,12 +248,8 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
                  component_names[c->component], precision_names[c->precision], coef_names[c->coef]);
         return -1;
     }
-    if (b->check_block(c->block, why, n)) return -1;
-    if (c->nodes > 1 && !k->marches) {
-        snprintf(why, n, "variant %s updates one node per thread: nodes must be 1 (marching variants take more)",
-                 c->variant);
-        return -1;
-    }
+    /* The timed launch first: verification then runs the same block and nodes on its own grid. */
+    if (check_launch(b, k, c->grid, c->block, c->nodes, why, n)) return -1;
     if (run_fits(c, d, why, n)) return -1;
     size_t need = run_bytes(c);
     b->set_threads(c->threads);

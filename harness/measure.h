@@ -14,6 +14,11 @@
 int verify_kernel(const struct backend *b, const struct scheme *s, const struct kernel_entry *k,
                   const int grid[3], const int block[3], int nodes, double *worst, char *why, size_t n);
 
+/* 0 if kernel k can run on grid with this block and nodes per thread: the device's limits, the
+ * variant's traits and its own accepts(); else -1 with the reason in why. */
+int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
+                 int nodes, char *why, size_t n);
+
 /* The grid on which run and sweep verify a kernel before timing it: small, odd-sized, so that
  * no tile or block shape divides it. */
 extern const int verify_grid[3];

@@ -1,24 +1,43 @@
-/* The kernel generator: turns spec files into kernel source by filling a backend template.
+/* The kernel generator: turns spec files into kernel source by filling backend templates.
  *
- *   generate kernels TEMPLATE OUT SPEC...   every scheme x component x precision x storage x variant
- *   generate sources OUT SPEC...            the spec files' text, embedded in the binary
+ *   generate variant TEMPLATE OUT SPEC...          one variant's kernels, every scheme x component
+ *                                                  x precision x storage, in one source file
+ *   generate table DEVICE OUT TEMPLATE... SPEC...  DEVICE_kernel_table[]: one entry per kernel,
+ *                                                  with the variant's traits (plain C)
+ *   generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC...
+ *                                                  one kernel as a translation unit of its own,
+ *                                                  headed by its counts (make kernel)
+ *   generate sources OUT SPEC...                   the spec files' text, embedded in the binary
  *
- * A template (kernels_cpu/kernels.c.in, kernels_gpu/kernels.cu.in) is plain source cut into
- * sections by lines "//@@ prologue", "//@@ kernel VARIANT" (one or more), "//@@ table",
- * "//@@ entry" and "//@@ epilogue", emitted in that order: each kernel section once per kernel,
- * the entry section once per kernel after the table's head. In them these words are replaced:
- *   $NAME $SCHEME $COMPONENT $PRECISION $COEF $VARIANT $REAL
+ * A template (kernels_cpu/NAME.c.in, kernels_gpu/NAME.cu.in) is one variant, self-contained:
+ * a "//@@ prologue" section (includes and the macros its kernels spell loads with), then one
+ * "//@@ kernel VARIANT TRAIT..." section, emitted once per kernel. The file is named after its
+ * variant. The traits say what launches the variant takes, for the harness and the tuner:
+ *   marches       each thread (or block) updates kernel_args.nodes consecutive nodes along z
+ *   flat          the block's z extent must be 1
+ *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
+ *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
+ *   max_threads=N at most N threads per block
+ *   block=BXxBYxBZ  the launch to use where nothing was tuned;   nodes=N  likewise
+ * In a kernel section these words are replaced:
+ *   $NAME      the kernel's name; $ENTRY its entry point (kernel_fn, C linkage), $NAME_run
+ *   $SCHEME $COMPONENT $PRECISION $COEF $VARIANT  as in the kernel table; $REAL float|double
  *   $ARRAY     1 for array coefficients, 0 for uniform ones (for #if)
- *   $MARCHES   1 if the kernel section's header line ends in "marches" (each thread updates
- *              kernel_args.nodes consecutive nodes along z), else 0
- *   $DECLS     declarations of the inputs, through the template's macros
- *              DECL_LEVEL(name, l)  DECL_SRC(name, plus|minus)  DECL_COEF(name, da|db, idx)
- *   $BRACKETS  one statement per group: const REAL gG = <plus points> - (<minus points>);
- *              each point read as LD(array, OFF(di, dj, dk)); coefficients read as COEF(name)
+ *   $MAXTHREADS  the max_threads trait (1024 if not given), for __launch_bounds__
+ *   $DECLS     declarations of the inputs, through the template's macros DECL_LEVEL(name, l),
+ *              DECL_SRC(name, plus|minus), DECL_COEF_A(name, da|db, idx) for coefficient
+ *              arrays and DECL_COEF_U(name, da|db, idx) for uniform ones
+ *   $BRACKETS  every source point loaded first, as LD(array, OFF(di, dj, dk)) into a named
+ *              constant, one pair per line; then one statement per group:
+ *              const REAL gG = (<plus pairs' differences>) - (<minus pairs' differences>);
+ *   $NNODE     how many arrays are read at the node itself: its time levels and, with array
+ *              coefficients, the coefficient arrays (a variant that streams them, tile25d)
+ *   $NODES     those arrays, for such a variant: "enum { N_L0, N_da0, ... };" their ordinals,
+ *              and "const REAL *const node_src[$NNODE] = {L0, da0, ...};" their pointers
  *   $BOXES     the bounding box of each source field's points, as constants a tiled variant
  *              sizes its shared memory by: constexpr int P_X0 = .., P_X1, P_Y0, P_Y1, P_Z0,
  *              P_Z1, and M_X0 .. M_Z1 for the minus field (offsets, inclusive)
- *   $UPDATE    the new value: sum_l COEF(daL)*LD(LL, OFF(0, 0, 0)) + sum_g COEF(dbG)*gG
+ *   $UPDATE    the new value: sum_l COEF_x(daL)*LD(LL, OFF(0, 0, 0)) + sum_g COEF_x(dbG)*gG
  * so the backend decides how a load, an offset and a coefficient are spelled. */
 #include "spec.h"
 
@@ -72,39 +91,86 @@ static void put(struct buf *b, const char *fmt, ...)
 
 /* ---- the pieces of one kernel ------------------------------------------------------ */
 
+/* What a variant's header line declares (see the top of this file). */
+struct traits {
+    int marches, flat, accepts, max_threads, block[3], nodes;
+};
+
 struct kernel_desc {
     const struct scheme *s;
     int component, precision, coef;
     const char *variant;
-    int marches;
+    const struct traits *traits;
 };
 
-static void emit_points(struct buf *b, const char *array, const struct point *p, int n)
+/* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars. */
+static char storage_letter(const struct kernel_desc *k) { return k->coef == COEF_ARRAY ? 'A' : 'U'; }
+
+/* One field's points of a group as named loads, one pair (+m point, -m point) per line:
+ *   const REAL g2_p0 = LD(P, OFF(..)), g2_p1 = LD(P, OFF(..));
+ * Every load of an update is written before any arithmetic, so that they can all be in flight
+ * before the first is used (a careful hand-written kernel's schedule). */
+static void emit_loads(struct buf *b, int g, char field, const struct point *p, int n)
 {
-    for (int t = 0; t < n; t += 2) /* pairs: +m point minus -m point */
-        put(b, "%s(LD(%s, OFF(%d, %d, %d)) - LD(%s, OFF(%d, %d, %d)))", t ? " + " : "", array,
-            p[t].d[0], p[t].d[1], p[t].d[2], array, p[t + 1].d[0], p[t + 1].d[1], p[t + 1].d[2]);
+    for (int t = 0; t < n; t += 2)
+        put(b, "            const REAL g%d_%c%d = LD(%c, OFF(%d, %d, %d)), g%d_%c%d = LD(%c, OFF(%d, %d, %d));\n", g,
+            field, t, field, p[t].d[0], p[t].d[1], p[t].d[2], g, field, t + 1, field, p[t + 1].d[0], p[t + 1].d[1],
+            p[t + 1].d[2]);
+}
+
+/* Their sum: "(g2_P0 - g2_P1) + (g2_P2 - g2_P3) ...". */
+static void emit_sum(struct buf *b, int g, char field, int n)
+{
+    for (int t = 0; t < n; t += 2) put(b, "%s(g%d_%c%d - g%d_%c%d)", t ? " + " : "", g, field, t, g, field, t + 1);
 }
 
 static void emit_decls(struct buf *b, const struct kernel_desc *k)
 {
+    char c = storage_letter(k);
     for (int l = 0; l < k->s->levels; l++) put(b, "    DECL_LEVEL(L%d, %d);\n", l, l);
     put(b, "    DECL_SRC(P, plus);\n    DECL_SRC(M, minus);\n");
-    for (int l = 0; l < k->s->levels; l++) put(b, "    DECL_COEF(da%d, da, %d);\n", l, l);
-    for (int g = 0; g < k->s->ngroups; g++) put(b, "    DECL_COEF(db%d, db, %d);\n", g, g);
+    for (int l = 0; l < k->s->levels; l++) put(b, "    DECL_COEF_%c(da%d, da, %d);\n", c, l, l);
+    for (int g = 0; g < k->s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d, db, %d);\n", c, g, g);
 }
 
 static void emit_brackets(struct buf *b, const struct kernel_desc *k)
 {
+    struct group_terms t[MAX_GROUPS];
     for (int g = 0; g < k->s->ngroups; g++) {
-        struct group_terms t;
-        expand_group(k->s, g, k->component, &t);
-        put(b, "%sconst REAL g%d = ", g ? "            " : "", g);
-        emit_points(b, "P", t.plus, t.npoints);
-        put(b, " - (");
-        emit_points(b, "M", t.minus, t.npoints);
-        put(b, ");%s", g + 1 < k->s->ngroups ? "\n" : "");
+        expand_group(k->s, g, k->component, &t[g]);
+        emit_loads(b, g, 'P', t[g].plus, t[g].npoints);
+        emit_loads(b, g, 'M', t[g].minus, t[g].npoints);
     }
+    for (int g = 0; g < k->s->ngroups; g++) {
+        put(b, "            const REAL g%d = (", g);
+        emit_sum(b, g, 'P', t[g].npoints);
+        put(b, ")\n                - (");
+        emit_sum(b, g, 'M', t[g].npoints);
+        put(b, ");\n");
+    }
+}
+
+/* The arrays read at the node itself: time levels, then (arrays only) da and db coefficients. */
+static int node_arrays(const struct kernel_desc *k, char names[][16])
+{
+    int n = 0;
+    for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "L%d", l);
+    if (k->coef == COEF_ARRAY) {
+        for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "da%d", l);
+        for (int g = 0; g < k->s->ngroups; g++) snprintf(names[n++], 16, "db%d", g);
+    }
+    return n;
+}
+
+static void emit_nodes(struct buf *b, const struct kernel_desc *k)
+{
+    char names[2 * MAX_LEVELS + MAX_GROUPS][16];
+    int n = node_arrays(k, names);
+    put(b, "enum {");
+    for (int i = 0; i < n; i++) put(b, "%s N_%s", i ? "," : "", names[i]);
+    put(b, " };\n    const REAL *const node_src[%d] = {", n);
+    for (int i = 0; i < n; i++) put(b, "%s%s", i ? ", " : "", names[i]);
+    put(b, "};");
 }
 
 static void emit_boxes(struct buf *b, const struct kernel_desc *k)
@@ -123,15 +189,16 @@ static void emit_boxes(struct buf *b, const struct kernel_desc *k)
             }
     }
     for (int f = 0; f < 2; f++)
-        put(b, "%sconstexpr int %c_X0 = %d, %c_X1 = %d, %c_Y0 = %d, %c_Y1 = %d, %c_Z0 = %d, %c_Z1 = %d;", f ? " " : "",
-            "PM"[f], lo[f][0], "PM"[f], hi[f][0], "PM"[f], lo[f][1], "PM"[f], hi[f][1], "PM"[f], lo[f][2], "PM"[f],
-            hi[f][2]);
+        put(b, "%s[[maybe_unused]] constexpr int %c_X0 = %d, %c_X1 = %d, %c_Y0 = %d, %c_Y1 = %d, %c_Z0 = %d, %c_Z1 = %d;",
+            f ? "\n    " : "", "PM"[f], lo[f][0], "PM"[f], hi[f][0], "PM"[f], lo[f][1], "PM"[f], hi[f][1], "PM"[f],
+            lo[f][2], "PM"[f], hi[f][2]);
 }
 
 static void emit_update(struct buf *b, const struct kernel_desc *k)
 {
-    for (int l = 0; l < k->s->levels; l++) put(b, "%sCOEF(da%d) * LD(L%d, OFF(0, 0, 0))", l ? " + " : "", l, l);
-    for (int g = 0; g < k->s->ngroups; g++) put(b, " + COEF(db%d) * g%d", g, g);
+    char c = storage_letter(k);
+    for (int l = 0; l < k->s->levels; l++) put(b, "%sCOEF_%c(da%d) * LD(L%d, OFF(0, 0, 0))", l ? " + " : "", c, l, l);
+    for (int g = 0; g < k->s->ngroups; g++) put(b, " + COEF_%c(db%d) * g%d", c, g, g);
 }
 
 static void kernel_name(char *out, size_t n, const struct kernel_desc *k)
@@ -157,16 +224,22 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         memcpy(word, text + i + 1, wl);
         word[wl] = '\0';
         if (!strcmp(word, "NAME")) put(out, "%s", name);
+        else if (!strcmp(word, "ENTRY")) put(out, "%s_run", name);
         else if (!strcmp(word, "SCHEME")) put(out, "%s", k->s->name);
         else if (!strcmp(word, "COMPONENT")) put(out, "%s", component_enum[k->component]);
         else if (!strcmp(word, "PRECISION")) put(out, "%s", k->precision == F32 ? "F32" : "F64");
         else if (!strcmp(word, "COEF")) put(out, "%s", k->coef == COEF_ARRAY ? "COEF_ARRAY" : "COEF_UNIFORM");
         else if (!strcmp(word, "VARIANT")) put(out, "%s", k->variant);
         else if (!strcmp(word, "ARRAY")) put(out, "%d", k->coef == COEF_ARRAY);
-        else if (!strcmp(word, "MARCHES")) put(out, "%d", k->marches);
         else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
+        else if (!strcmp(word, "MAXTHREADS")) put(out, "%d", k->traits->max_threads ? k->traits->max_threads : 1024);
         else if (!strcmp(word, "DECLS")) emit_decls(out, k);
         else if (!strcmp(word, "BRACKETS")) emit_brackets(out, k);
+        else if (!strcmp(word, "NODES")) emit_nodes(out, k);
+        else if (!strcmp(word, "NNODE")) {
+            char names[2 * MAX_LEVELS + MAX_GROUPS][16];
+            put(out, "%d", node_arrays(k, names));
+        }
         else if (!strcmp(word, "UPDATE")) emit_update(out, k);
         else if (!strcmp(word, "BOXES")) emit_boxes(out, k);
         else die("template: unknown placeholder $%s", word);
@@ -176,48 +249,85 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
 
 /* ---- templates ------------------------------------------------------------------- */
 
-enum { MAX_VARIANTS = 8 };
-struct section { const char *text; size_t len; char variant[32]; int marches; };
 struct template {
-    struct section prologue, table, entry, epilogue;
-    struct section kernel[MAX_VARIANTS];
-    int nkernels;
+    const char *path;
+    char *text;
+    const char *prologue, *kernel; /* section texts and lengths */
+    size_t prologue_len, kernel_len;
+    char variant[32];
+    struct traits traits;
 };
 
-static void parse_template(const char *path, char *text, struct template *t)
+static void parse_traits(const char *path, char *words, struct traits *t)
 {
     memset(t, 0, sizeof *t);
-    struct section *cur = NULL;
-    for (char *line = text; *line;) {
+    for (char *w = strtok(words, " \t\r"); w; w = strtok(NULL, " \t\r")) {
+        int *b = t->block;
+        if (!strcmp(w, "marches")) t->marches = 1;
+        else if (!strcmp(w, "flat")) t->flat = 1;
+        else if (!strcmp(w, "accepts")) t->accepts = 1;
+        else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
+        else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
+        else if (sscanf(w, "block=%dx%dx%d", &b[0], &b[1], &b[2]) == 3 && b[0] > 0 && b[1] > 0 && b[2] > 0) continue;
+        else die("%s: unknown or malformed trait '%s'", path, w);
+    }
+    if (!t->nodes) t->nodes = 1;
+    if (t->flat && t->block[2] > 1) die("%s: a flat variant's default block needs a z extent of 1", path);
+}
+
+/* The variant named by the file: kernels_gpu/tile25d.cu.in is variant tile25d. */
+static void variant_of_path(const char *path, char *out, size_t n)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    snprintf(out, n, "%.*s", (int)strcspn(base, "."), base);
+}
+
+static void load_template(const char *path, struct template *t)
+{
+    memset(t, 0, sizeof *t);
+    t->path = path;
+    t->text = read_file(path);
+    const char **cur = NULL;
+    size_t *cur_len = NULL;
+    for (char *line = t->text; *line;) {
         char *eol = strchr(line, '\n');
         char *next = eol ? eol + 1 : line + strlen(line);
         if (strncmp(line, "//@@ ", 5) == 0) {
-            char kind[32] = "", variant[32] = "", flag[32] = "", header[128];
+            char header[256], kind[32] = "", *rest;
             snprintf(header, sizeof header, "%.*s", (int)(next - line - 5), line + 5); /* this line only */
-            if (sscanf(header, "%31s %31s %31s", kind, variant, flag) < 1) die("%s: empty //@@ line", path);
-            if (!strcmp(kind, "prologue")) cur = &t->prologue;
-            else if (!strcmp(kind, "table")) cur = &t->table;
-            else if (!strcmp(kind, "entry")) cur = &t->entry;
-            else if (!strcmp(kind, "epilogue")) cur = &t->epilogue;
-            else if (!strcmp(kind, "kernel")) {
-                if (t->nkernels == MAX_VARIANTS) die("%s: more than %d kernel sections", path, MAX_VARIANTS);
-                if (!variant[0]) die("%s: '//@@ kernel' needs a variant name", path);
-                cur = &t->kernel[t->nkernels++];
-                strcpy(cur->variant, variant);
-                if (flag[0] && strcmp(flag, "marches")) die("%s: unknown kernel flag '%s'", path, flag);
-                cur->marches = flag[0] != 0;
-            } else die("%s: unknown section '%s'", path, kind);
-            cur->text = next;
+            header[strcspn(header, "\r\n")] = '\0';
+            if (sscanf(header, "%31s", kind) != 1) die("%s: empty //@@ line", path);
+            rest = header + strspn(header, " ") + strlen(kind);
+            if (!strcmp(kind, "prologue") && !t->prologue) cur = &t->prologue, cur_len = &t->prologue_len;
+            else if (!strcmp(kind, "kernel") && !t->kernel) {
+                char variant[32] = "", file_variant[32];
+                if (sscanf(rest, "%31s", variant) != 1) die("%s: '//@@ kernel' needs a variant name", path);
+                variant_of_path(path, file_variant, sizeof file_variant);
+                if (strcmp(variant, file_variant))
+                    die("%s: a template is named after its variant: '%s' belongs in %s.*.in", path, variant, variant);
+                strcpy(t->variant, variant);
+                parse_traits(path, rest + strspn(rest, " ") + strlen(variant), &t->traits);
+                cur = &t->kernel, cur_len = &t->kernel_len;
+            } else die("%s: unexpected section '%s' (one prologue, then one kernel)", path, kind);
+            *cur = next;
         } else if (cur) {
-            cur->len = (size_t)(next - cur->text);
+            *cur_len = (size_t)(next - *cur);
         }
         line = next;
     }
-    if (!t->nkernels || !t->entry.text) die("%s: needs '//@@ kernel' and '//@@ entry' sections", path);
+    if (!t->kernel) die("%s: needs a '//@@ kernel VARIANT' section", path);
 }
 
-static void load_specs(int n, char **paths, struct scheme *out)
+static int is_spec(const char *path)
 {
+    size_t n = strlen(path);
+    return n > 8 && !strcmp(path + n - 8, ".stencil");
+}
+
+static struct scheme *load_specs(int n, char **paths)
+{
+    struct scheme *out = calloc((size_t)n, sizeof *out);
+    if (!out) die("out of memory");
     for (int i = 0; i < n; i++) {
         char *text = read_file(paths[i]), err[512];
         if (spec_parse(text, paths[i], &out[i], err, sizeof err)) die("%s", err);
@@ -225,6 +335,7 @@ static void load_specs(int n, char **paths, struct scheme *out)
             if (!strcmp(out[i].name, out[j].name)) die("%s: scheme '%s' also in %s", paths[i], out[i].name, paths[j]);
         free(text);
     }
+    return out;
 }
 
 static void write_out(const char *path, const struct buf *b)
@@ -236,37 +347,121 @@ static void write_out(const char *path, const struct buf *b)
     if (rename(tmp, path)) die("cannot rename %s to %s", tmp, path);
 }
 
-static void gen_kernels(const char *tpath, const char *out_path, int n, char **spec_paths)
+/* Calls fn for every kernel of variant t over n schemes, in table order. */
+static void each_kernel(const struct template *t, const struct scheme *schemes, int n,
+                        void (*fn)(const struct kernel_desc *, const struct template *, struct buf *), struct buf *b)
 {
-    struct scheme *schemes = calloc((size_t)n, sizeof *schemes);
-    load_specs(n, spec_paths, schemes);
-    char *ttext = read_file(tpath);
-    struct template t;
-    parse_template(tpath, ttext, &t);
-    struct buf out = {0}, table = {0};
-    put(&out, "/* Generated by stencils/generate from %s and the spec files; do not edit. */\n", tpath);
-    put(&out, "%.*s", (int)t.prologue.len, t.prologue.text);
     for (int s = 0; s < n; s++)
-        for (int v = 0; v < t.nkernels; v++)
-            for (int c = 0; c < NCOMPONENTS; c++)
-                for (int p = 0; p < 2; p++)
-                    for (int cs = 0; cs < 2; cs++) {
-                        struct kernel_desc k = {&schemes[s], c, p, cs, t.kernel[v].variant, t.kernel[v].marches};
-                        fill(&out, t.kernel[v].text, t.kernel[v].len, &k);
-                        fill(&table, t.entry.text, t.entry.len, &k);
-                    }
-    put(&out, "%.*s", (int)t.table.len, t.table.text);
-    put(&out, "%.*s", (int)table.len, table.s);
-    put(&out, "%.*s", (int)t.epilogue.len, t.epilogue.text);
+        for (int c = 0; c < NCOMPONENTS; c++)
+            for (int p = 0; p < 2; p++)
+                for (int cs = 0; cs < 2; cs++) {
+                    struct kernel_desc k = {&schemes[s], c, p, cs, t->variant, &t->traits};
+                    fn(&k, t, b);
+                }
+}
+
+static void put_kernel(const struct kernel_desc *k, const struct template *t, struct buf *b)
+{
+    fill(b, t->kernel, t->kernel_len, k);
+}
+
+static void gen_variant(const char *tpath, const char *out_path, int n, char **spec_paths)
+{
+    struct scheme *schemes = load_specs(n, spec_paths);
+    struct template t;
+    load_template(tpath, &t);
+    struct buf out = {0};
+    put(&out, "/* Generated by stencils/generate from %s and the spec files; do not edit. */\n", tpath);
+    put(&out, "%.*s", (int)t.prologue_len, t.prologue);
+    each_kernel(&t, schemes, n, put_kernel, &out);
     write_out(out_path, &out);
-    free(out.s), free(table.s), free(ttext), free(schemes);
+    free(out.s), free(t.text), free(schemes);
+}
+
+static void put_declaration(const struct kernel_desc *k, const struct template *t, struct buf *b)
+{
+    char name[128];
+    kernel_name(name, sizeof name, k);
+    put(b, "void %s_run(const struct kernel_args *a);\n", name);
+    if (t->traits.accepts) put(b, "int %s_run_accepts(const struct kernel_args *a, char *why, size_t n);\n", name);
+}
+
+static void put_entry(const struct kernel_desc *k, const struct template *t, struct buf *b)
+{
+    char name[128];
+    kernel_name(name, sizeof name, k);
+    const struct traits *r = &t->traits;
+    put(b, "    {\"%s\", %s, %s, %s, \"%s\", %s_run, ", k->s->name, component_enum[k->component],
+        k->precision == F32 ? "F32" : "F64", k->coef == COEF_ARRAY ? "COEF_ARRAY" : "COEF_UNIFORM", k->variant, name);
+    if (r->accepts) put(b, "%s_run_accepts, ", name);
+    else put(b, "NULL, ");
+    put(b, "{%d, %d, %d, {%d, %d, %d}, %d}},\n", r->marches, r->flat, r->max_threads, r->block[0], r->block[1],
+        r->block[2], r->nodes);
+}
+
+/* The device's kernel table, in plain C: every variant's entry points, declared, and listed. */
+static void gen_table(const char *device, const char *out_path, int nt, char **tpaths, int n, char **spec_paths)
+{
+    struct scheme *schemes = load_specs(n, spec_paths);
+    struct template *t = calloc((size_t)nt, sizeof *t);
+    struct buf out = {0};
+    if (!t) die("out of memory");
+    if (strcmp(device, "cpu") && strcmp(device, "gpu")) die("table: device '%s' is not cpu or gpu", device);
+    put(&out, "/* Generated by stencils/generate from the %s templates and the spec files; do not edit. */\n", device);
+    put(&out, "#include <stddef.h>\n\n#include \"kernel.h\"\n\n");
+    for (int i = 0; i < nt; i++) {
+        load_template(tpaths[i], &t[i]);
+        for (int j = 0; j < i; j++)
+            if (!strcmp(t[i].variant, t[j].variant)) die("%s: variant '%s' also in %s", tpaths[i], t[i].variant, tpaths[j]);
+        each_kernel(&t[i], schemes, n, put_declaration, &out);
+    }
+    put(&out, "\nconst struct kernel_entry %s_kernel_table[] = {\n", device);
+    for (int i = 0; i < nt; i++) each_kernel(&t[i], schemes, n, put_entry, &out);
+    put(&out, "};\nconst int %s_kernel_table_len = (int)(sizeof %s_kernel_table / sizeof %s_kernel_table[0]);\n", device,
+        device, device);
+    write_out(out_path, &out);
+    for (int i = 0; i < nt; i++) free(t[i].text);
+    free(out.s), free(t), free(schemes);
+}
+
+static int index_of(const char *const *names, int n, const char *name, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], name)) return i;
+    die("no %s '%s'", what, name);
+    return -1;
+}
+
+/* One kernel as a translation unit that compiles on its own, headed by its counts. */
+static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
+{
+    struct scheme *schemes = load_specs(n, spec_paths);
+    struct template t;
+    load_template(tpath, &t);
+    int s = 0;
+    while (s < n && strcmp(schemes[s].name, key[0])) s++;
+    if (s == n) die("no scheme '%s' among the spec files given", key[0]);
+    struct kernel_desc k = {&schemes[s], index_of(component_names, NCOMPONENTS, key[1], "component"),
+                            index_of(precision_names, 2, key[2], "precision"),
+                            index_of(coef_names, 2, key[3], "coefficient storage"), t.variant, &t.traits};
+    struct counts c = scheme_counts(k.s, k.precision, k.coef);
+    struct buf out = {0};
+    put(&out, "/* %s %s, %s, %s coefficients, variant %s (%s): one update is %d flops, %d reads and %d write;\n"
+              " * %d bytes if every read and write goes to memory, %d compulsory bytes (each array once).\n"
+              " * Generated by stencils/generate; compiles on its own (include path: stencils, and the\n"
+              " * template's folder). */\n",
+        k.s->title, component_names[k.component], precision_names[k.precision], coef_names[k.coef], t.variant, tpath,
+        c.flops, c.reads, c.writes, c.naive_bytes, c.compulsory_bytes);
+    put(&out, "%.*s", (int)t.prologue_len, t.prologue);
+    put_kernel(&k, &t, &out);
+    fwrite(out.s, 1, out.len, stdout);
+    free(out.s), free(t.text), free(schemes);
 }
 
 /* The spec files as C string literals, so the binary needs no files at run time. */
 static void gen_sources(const char *out_path, int n, char **spec_paths)
 {
-    struct scheme *schemes = calloc((size_t)n, sizeof *schemes);
-    load_specs(n, spec_paths, schemes);
+    struct scheme *schemes = load_specs(n, spec_paths);
     struct buf out = {0};
     put(&out, "/* Generated by stencils/generate from the spec files; do not edit. */\n");
     put(&out, "const int builtin_spec_count = %d;\n", n);
@@ -291,8 +486,15 @@ static void gen_sources(const char *out_path, int n, char **spec_paths)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 5 && !strcmp(argv[1], "kernels")) gen_kernels(argv[2], argv[3], argc - 4, argv + 4);
+    const char *usage = "usage: generate variant TEMPLATE OUT SPEC... | generate table cpu|gpu OUT TEMPLATE... SPEC... |\n"
+                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC...";
+    if (argc >= 5 && !strcmp(argv[1], "variant")) gen_variant(argv[2], argv[3], argc - 4, argv + 4);
+    else if (argc >= 5 && !strcmp(argv[1], "table")) {
+        int nt = 0;
+        while (4 + nt < argc && !is_spec(argv[4 + nt])) nt++;
+        gen_table(argv[2], argv[3], nt, argv + 4, argc - 4 - nt, argv + 4 + nt);
+    } else if (argc >= 8 && !strcmp(argv[1], "one")) gen_one(argv[2], argv + 3, argc - 7, argv + 7);
     else if (argc >= 4 && !strcmp(argv[1], "sources")) gen_sources(argv[2], argc - 3, argv + 3);
-    else die("usage: generate kernels TEMPLATE OUT SPEC... | generate sources OUT SPEC...");
+    else die("%s", usage);
     return 0;
 }

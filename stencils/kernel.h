@@ -38,6 +38,17 @@ extern const char *const device_names[2];
 
 typedef void (*kernel_fn)(const struct kernel_args *);
 
+/* What a kernel variant declares about the launches it takes (its template's header line,
+ * stencils/generate.c): the harness checks a launch against them, the tuner draws its candidates
+ * from them, and an untuned GPU uses the default. */
+struct variant_traits {
+    int marches;     /* 1 if each thread (or block) updates a->nodes consecutive nodes along z */
+    int flat;        /* 1 if the block's z extent must be 1 */
+    int max_threads; /* most threads per block it takes; 0: the device's limit */
+    int block[3];    /* the launch to use where nothing was tuned; all 0: the paper's shape */
+    int nodes;       /* likewise, nodes per thread (1 unless it marches) */
+};
+
 /* One generated kernel (GPU entries are host-side launchers). */
 struct kernel_entry {
     const char *scheme;
@@ -46,7 +57,10 @@ struct kernel_entry {
     int coef;           /* enum coef_storage */
     const char *variant;
     kernel_fn fn;
-    int marches;        /* 1 if each thread updates a->nodes consecutive nodes along z */
+    /* NULL, or a check of one launch (grid, block, nodes against the device's limits and the
+     * variant's own): 0, or -1 with the reason in why. The harness calls it before launching. */
+    int (*accepts)(const struct kernel_args *a, char *why, size_t n);
+    struct variant_traits traits;
 };
 
 /* Tables the generator writes (build/gen/); the GPU one is empty without CUDA. */

@@ -15,7 +15,7 @@ tally() { # reads one program's output from $log and adds its summary line
         failed=$((failed + 1))
         return
     fi
-    set -- $(echo "$line" | sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/')
+    set -- $(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\2 \3 \4/')
     passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
 }
 

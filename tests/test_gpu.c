@@ -56,24 +56,61 @@ static int verify(const struct kernel_entry *k, const int grid[3], const int blo
     return rc;
 }
 
-/* Every kernel, on verify_grid (37x29x23: odd, divided by no block shape), with two 3-D shapes
- * (the linear variant takes their thread counts, 256 and 1024); marching variants also with 2,
- * 3 (the run-time loop) and 8 nodes per thread, none of which divides 23. */
+/* Every kernel, on verify_grid (37x29x23: odd, divided by no block shape), at its variant's
+ * default launch and two more 3-D (or, for flat variants, 2-D) shapes; marching variants also
+ * with 1, 2, 3 (the run-time loop), 8 and 64 (more than the grid's planes) nodes per thread,
+ * none of which divides 23. A launch the variant refuses (check_launch) must say why; each
+ * kernel must match the reference at two launches at least. */
 static void test_every_kernel_matches_reference(void)
 {
     NEED_GPU();
-    static const int blocks[][3] = {{32, 4, 2}, {16, 8, 8}};
-    int failures = 0;
-    /* Marching variants: at most 256 threads a block (an unrolled column takes many registers). */
-    static const int marching_blocks[][3] = {{32, 4, 1}, {16, 8, 1}}, nodes[] = {1, 2, 3, 8};
+    static const int blocks[][3] = {{32, 4, 2}, {16, 8, 8}}, flat_blocks[][3] = {{32, 4, 1}, {64, 2, 1}};
+    static const int nodes[] = {1, 2, 3, 8, 64};
+    /* Rows of 48 values (44 + 2 * HALO) are 16-byte aligned in both precisions: tile25d's
+     * vector copies; verify_grid's rows of 41 take its value-by-value path. */
+    static const int aligned_grid[3] = {44, 29, 23};
+    int failures = 0, launches = 0;
     for (int i = 0; i < gpu_kernel_table_len; i++) {
         const struct kernel_entry *k = &gpu_kernel_table[i];
-        for (int b = 0; b < 2; b++)
-            for (int n = 0; n < (k->marches ? 4 : 1); n++)
-                failures += verify(k, verify_grid, k->marches ? marching_blocks[b] : blocks[b], nodes[n]) != 0;
+        const struct variant_traits *t = &k->traits;
+        int verified = 0;
+        for (int g = 0; g < 2; g++)
+        for (int b = -1; b < 2; b++) {
+            const int *grid = g ? aligned_grid : verify_grid;
+            const int *block = b < 0 ? t->block : t->flat ? flat_blocks[b] : blocks[b];
+            if (!block[0]) continue; /* no default launch declared */
+            for (int n = 0; n < (t->marches ? 5 : 1); n++) {
+                const int nn = b < 0 ? t->nodes : nodes[n];
+                char why[256] = "";
+                if (check_launch(gpu, k, grid, block, nn, why, sizeof why)) {
+                    CHECK(why[0], "%s refused block %dx%dx%d without a reason", k->variant, block[0], block[1], block[2]);
+                    continue;
+                }
+                launches++;
+                if (verify(k, grid, block, nn)) failures++;
+                else verified++;
+            }
+        }
+        CHECK(verified >= 4, "%s %s %s: only %d launches verified", k->variant, k->scheme,
+              component_names[k->component], verified);
     }
-    printf("  %d kernels x 2 block shapes on %dx%dx%d: %d mismatches\n", gpu_kernel_table_len, verify_grid[0],
-           verify_grid[1], verify_grid[2], failures);
+    printf("  %d kernels, %d launches on %dx%dx%d and %dx%dx%d: %d mismatches\n", gpu_kernel_table_len, launches,
+           verify_grid[0], verify_grid[1], verify_grid[2], aligned_grid[0], aligned_grid[1], aligned_grid[2], failures);
+}
+
+/* A new GPU works first time: every variant's default launch (its traits, else the paper's
+ * shape) is one it accepts on the default grid. */
+static void test_default_launches_accepted(void)
+{
+    NEED_GPU();
+    static const int grid[3] = {512, 512, 512}, paper[3] = {32, 2, 3};
+    for (int i = 0; i < gpu_kernel_table_len; i++) {
+        const struct kernel_entry *k = &gpu_kernel_table[i];
+        const int *block = k->traits.block[0] ? k->traits.block : paper;
+        char why[256] = "";
+        CHECK(check_launch(gpu, k, grid, block, k->traits.nodes, why, sizeof why) == 0, "%s %s %s: default %dx%dx%d: %s",
+              k->variant, k->scheme, component_names[k->component], block[0], block[1], block[2], why);
+    }
 }
 
 /* More than 65535 blocks along y, then along z: the baseline kernels must loop over the rest. */
@@ -184,6 +221,7 @@ int main(void)
     RUN(test_available);
     RUN(test_kernel_table_complete);
     RUN(test_every_kernel_matches_reference);
+    RUN(test_default_launches_accepted);
     RUN(test_grid_beyond_block_limits);
     RUN(test_check_block);
     RUN(test_launch_failures_reported);

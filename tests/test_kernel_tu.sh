@@ -1,0 +1,44 @@
+#!/bin/sh
+# make kernel prints one kernel as a translation unit of its own: for every variant template of
+# each device, that output compiles alone (cc for the CPU, nvcc for the GPU where nvcc is
+# present), names the kernel it promises, and is headed by the update's counts.
+. tests/shlib.sh
+BUILD=${BUILD:-build}
+gen=$BUILD/gen/generate
+specs=$(ls stencils/*.stencil)
+for t in kernels_cpu/*.c.in kernels_gpu/*.cu.in; do
+    v=$(basename "$t" | sed 's/\..*//')
+    case $t in *.cu.in) ext=cu ;; *) ext=c ;; esac
+    errors=""
+    for sc in fv24 s44; do
+        for c in hx ez; do
+            src="$tmp/$v-$sc-$c.$ext"
+            # shellcheck disable=SC2086 # the spec list is words
+            if ! "$gen" one "$t" "$sc" "$c" f32 array $specs >"$src" 2>"$tmp/err"; then
+                errors="$errors$(cat "$tmp/err")\n"
+                continue
+            fi
+            grep -q "k_${sc}_${c}_f32_array_${v}_run" "$src" || errors="${errors}$src: no entry point k_${sc}_${c}_f32_array_${v}_run\n"
+            head -n 2 "$src" | grep -q "flops, [0-9]* reads and 1 write" || errors="${errors}$src: no counts in its heading\n"
+            if [ $ext = c ]; then
+                cc -std=c11 -Wall -Wextra -Werror -fopenmp -O1 -Istencils -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
+                    errors="$errors$(head -n 5 "$tmp/err")\n"
+            elif command -v "${NVCC:-nvcc}" >/dev/null 2>&1; then
+                "${NVCC:-nvcc}" -std=c++17 -arch=sm_90 -O1 -Istencils -Ikernels_gpu -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
+                    errors="$errors$(head -n 5 "$tmp/err")\n"
+            fi
+        done
+    done
+    if [ $ext = cu ] && ! command -v "${NVCC:-nvcc}" >/dev/null 2>&1; then
+        echo "SKIP $v: nvcc not found, the GPU translation units were generated but not compiled"
+        skipped=$((skipped + 1))
+    fi
+    result "make kernel VARIANT=$v compiles on its own" "$(printf "$errors")"
+done
+# The make target itself, as a user types it.
+out=$(make --no-print-directory -s kernel BUILD="$BUILD" SCHEME=fv24 COMPONENT=hy DEVICE=cpu 2>&1)
+result "make kernel prints the CPU kernel" "$(echo "$out" | grep -q 'k_fv24_hy_f32_array_plain_run' || echo "$out" | head -n 3)"
+out=$(make --no-print-directory -s kernel BUILD="$BUILD" SCHEME=fv24 DEVICE=gpu VARIANT=nosuch 2>&1)
+result "make kernel names the variants it has" "$(echo "$out" | grep -q "no variant 'nosuch'.*tile25d" || echo "$out")"
+echo "test_kernel_tu.sh: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
