@@ -19,25 +19,27 @@
 
 static const char *const help =
     "usage: fdtdbench tune [OPTIONS]\n"
-    "Measures each candidate thread-block shape for each scheme and component on this GPU (every\n"
-    "measurement verified first) and saves the fastest in " TUNED_DIR "/<gpu>.conf, which run, sweep\n"
-    "and bench then use. Kernels already in that file are reused unless --force is given.\n"
-    "Every measurement is also written to results/<gpu>/tune-<date>.csv (table \"blocks\").\n"
-    "Shapes: the paper's Table 2 and Table 3 shapes, and Bx in {32,64,128,256} with By, Bz in\n"
-    "{1,2,3,4,8}, at most the device's threads per block. Variants that march along z (zmarch)\n"
-    "instead try Bx in {32,64,128,256}, By in {1,2,4,8}, Bz = 1, at most 256 threads, with 1 to 64\n"
-    "nodes per thread (powers of two).\n"
+    "Finds the fastest launch (thread-block shape, and nodes per thread for the variants that march\n"
+    "along z) of each GPU kernel variant, scheme and component on this GPU, every measurement\n"
+    "verified first, and saves the winners in " TUNED_DIR "/<gpu>.conf, which run, sweep and bench\n"
+    "then use. Kernels already in that file are reused unless --force is given. Every measurement\n"
+    "is also written to results/<gpu>/tune-<date>.csv (table \"blocks\").\n"
+    "Search: for each variant and scheme, the first component tries a coarse set of launches (the\n"
+    "paper's Table 2 and 3 shapes and a spread of 3-D blocks; for marching variants flat blocks\n"
+    "with 8 or 32 nodes per thread), then the neighbours of the best (each extent and the nodes\n"
+    "halved and doubled) until none is faster; the other components start from that winner's\n"
+    "neighbours. Launches a variant does not take (its traits, shared memory) are skipped.\n"
     "  --scheme LIST|all       (all)\n"
     "  --component LIST|all    (all)\n"
+    "  --variant LIST|all      GPU kernel variants (all)\n"
     "  --precision f32|f64     (f32)\n"
     "  --coef array|uniform    (array)\n"
-    "  --variant NAME          GPU kernel variant (baseline)\n"
     "  --grid NXxNYxNZ | N     (512, or less where the GPU's memory needs it)\n"
-    "  --blocks LIST           only these shapes, e.g. 32x2x3,32x8x4\n"
-    "  --reps R                timed samples per shape, the median is compared (5)\n"
+    "  --blocks LIST           only these shapes, e.g. 32x2x3,32x8x4 (one node per thread)\n"
+    "  --reps R                timed samples per launch, the median is compared (3)\n"
     "  --force                 tune again what the file already has\n";
 
-enum { MAX_SHAPES = 128, MAX_LIST = 64, DEFAULT_GRID = 512 };
+enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
 /* Launch candidates: a block shape and, for variants that march along z, nodes per thread. */
 struct shapes {
@@ -52,34 +54,41 @@ static void add_launch(struct shapes *s, const int b[3], int nodes)
         if (!memcmp(s->b[i], b, sizeof s->b[i]) && s->nodes[i] == nodes) return;
     if (s->n < MAX_SHAPES) memcpy(s->b[s->n], b, sizeof s->b[0]), s->nodes[s->n++] = nodes;
 }
-static void add_shape(struct shapes *s, const int b[3]) { add_launch(s, b, 1); }
 
-/* A marching variant's candidates: flat blocks (the z extent comes from the nodes per thread)
- * of at most 256 threads, since an unrolled column takes many registers: Bx in {32,64,128,256},
- * By in {1,2,4,8}, 1 to 64 nodes each (70 in all). */
-static void marching_shapes(struct shapes *s)
+/* The first component's candidates. Marching variants: flat blocks with a short and a long
+ * column. The others: the paper's Table 2 and 3 shapes, then a spread of 3-D shapes. */
+static void coarse_shapes(const struct variant_traits *t, struct shapes *s)
 {
-    static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 2, 4, 8, 16, 32, 64};
+    static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, bz[] = {1, 2, 4}, nodes[] = {8, 32};
+    if (t->marches) {
+        for (int x = 0; x < 4; x++)
+            for (int y = 1; y < 4; y++)
+                for (int n = 0; n < 2; n++) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n]);
+        return;
+    }
+    for (int i = 0; i < (int)(sizeof paper_table2 / sizeof paper_table2[0]); i++) add_launch(s, paper_table2[i].block, 1);
+    for (int i = 0; i < (int)(sizeof paper_schemes / sizeof paper_schemes[0]); i++)
+        add_launch(s, paper_schemes[i].best_block, 1);
     for (int x = 0; x < 4; x++)
         for (int y = 0; y < 4; y++)
-            for (int n = 0; n < 7; n++)
-                if (bx[x] * by[y] <= 256) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n]);
+            for (int z = 0; z < 3; z++)
+                if (!t->flat || bz[z] == 1) add_launch(s, (int[3]){bx[x], by[y], bz[z]}, 1);
 }
 
-/* The candidates: the paper's Table 2 and Table 3 shapes first, then the sweep (70 in all on a
- * GPU of 1024 threads per block). */
-static void default_shapes(struct shapes *s, int max_threads)
+/* A launch and its neighbours: each block extent, and the nodes per thread, halved and doubled. */
+static void neighbours(const struct variant_traits *t, const int b[3], int nodes, struct shapes *s)
 {
-    static const int bx[] = {32, 64, 128, 256}, byz[] = {1, 2, 3, 4, 8};
-    for (int i = 0; i < (int)(sizeof paper_table2 / sizeof paper_table2[0]); i++) add_shape(s, paper_table2[i].block);
-    for (int i = 0; i < (int)(sizeof paper_schemes / sizeof paper_schemes[0]); i++)
-        add_shape(s, paper_schemes[i].best_block);
-    for (int x = 0; x < 4; x++)
-        for (int y = 0; y < 5; y++)
-            for (int z = 0; z < 5; z++) {
-                int b[3] = {bx[x], byz[y], byz[z]};
-                if (b[0] * b[1] * b[2] <= max_threads) add_shape(s, b);
-            }
+    add_launch(s, b, nodes);
+    for (int d = 0; d < (t->flat ? 2 : 3); d++)
+        for (int f = 0; f < 2; f++) {
+            int nb[3] = {b[0], b[1], b[2]};
+            nb[d] = f ? nb[d] * 2 : nb[d] / 2;
+            if (nb[d] >= 1) add_launch(s, nb, nodes);
+        }
+    if (t->marches) {
+        if (nodes > 1) add_launch(s, b, nodes / 2);
+        add_launch(s, b, nodes * 2);
+    }
 }
 
 /* The entries of the file, as read and as tuned so far. */
@@ -191,23 +200,88 @@ static int todo_fits(const struct tuned_entry *todo, int ntodo, const int grid[3
     return 0;
 }
 
-/* The known GPU variants, for the error message. */
-static void variant_names(char *out, size_t n)
+/* The GPU variants in table order; known[] gets them all, for messages. */
+static int gpu_variants(const char **out, int max)
 {
-    out[0] = '\0';
+    int n = 0;
     for (int i = 0; i < gpu_kernel_table_len; i++) {
         const char *v = gpu_kernel_table[i].variant;
         int seen = 0;
-        for (int j = 0; j < i && !seen; j++) seen = !strcmp(gpu_kernel_table[j].variant, v);
-        if (!seen) snprintf(out + strlen(out), n - strlen(out), "%s%s", out[0] ? ", " : "", v);
+        for (int j = 0; j < n && !seen; j++) seen = !strcmp(out[j], v);
+        if (!seen && n < max) out[n++] = v;
+    }
+    return n;
+}
+
+/* What one search step needs to measure a launch and keep the best. */
+struct search {
+    struct session *s;
+    struct results_file *rf;
+    int grid[3], reps, done, failed, tty;
+    double start;
+};
+
+/* Measures kernel e (with variant traits t) at every candidate it takes; keeps the fastest in e.
+ * Returns 1 if e improved. */
+static int try_launches(struct search *q, struct tuned_entry *e, const struct shapes *c)
+{
+    char why[512];
+    int improved = 0;
+    const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
+    for (int i = 0; i < c->n; i++) {
+        if (e->mcells_per_s >= 0 && !memcmp(e->block, c->b[i], sizeof e->block) && e->nodes == c->nodes[i])
+            continue; /* the best so far, measured already */
+        if (check_launch(q->s->b, k, q->grid, c->b[i], c->nodes[i], why, sizeof why)) continue;
+        struct run_config rc = {.scheme = scheme_find(e->scheme), .component = e->component, .precision = e->precision,
+                                .coef = e->coef, .device = DEV_GPU, .variant = e->variant,
+                                .grid = {q->grid[0], q->grid[1], q->grid[2]},
+                                .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = q->reps, .nodes = c->nodes[i]};
+        struct run_result r;
+        q->done++;
+        if (measure(q->s->b, &rc, &q->s->bw, &q->s->desc, &r, why, sizeof why)) {
+            fprintf(stderr, "%stune: %s %s %s block %dx%dx%d, %d nodes FAILED: %s\n", q->tty ? "\r\033[K" : "", e->variant,
+                    e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes, why);
+            q->failed++;
+            continue;
+        }
+        results_row(q->rf->f, "blocks", &rc, &r, &q->s->bw, &q->s->desc, -1);
+        fflush(q->rf->f);
+        if (r.verified && r.mcells_per_s > e->mcells_per_s) {
+            memcpy(e->block, rc.block, sizeof e->block);
+            e->nodes = rc.nodes;
+            memcpy(e->grid, q->grid, sizeof e->grid);
+            e->mcells_per_s = r.mcells_per_s;
+            e->gbs = r.gbs_effective;
+            improved = 1;
+        }
+        if (q->tty)
+            fprintf(stderr, "\r\033[K[%d measured, %s] %s %s %s %dx%dx%d x%d ...", q->done, "searching", e->variant,
+                    e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes);
+    }
+    return improved;
+}
+
+/* Tunes e: from the coarse set (or from a sibling component's winner), then around the best
+ * until no neighbour is faster (at most a few rounds). */
+static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tuned_entry *sibling)
+{
+    const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
+    struct shapes c = {0};
+    e->mcells_per_s = -1;
+    if (sibling && sibling->mcells_per_s >= 0) neighbours(&k->traits, sibling->block, sibling->nodes, &c);
+    else coarse_shapes(&k->traits, &c);
+    try_launches(q, e, &c);
+    for (int round = 0; round < 4 && e->mcells_per_s >= 0; round++) {
+        struct shapes n = {0};
+        neighbours(&k->traits, e->block, e->nodes, &n);
+        if (!try_launches(q, e, &n)) break;
     }
 }
 
 int cmd_tune(int argc, char **argv)
 {
-    char *schemes[MAX_LIST], *components[MAX_LIST], *blocks[MAX_SHAPES];
-    int ns = 0, nc = 0, nb = 0, precision = F32, coef = COEF_ARRAY, reps = 5, force = 0, grid[3] = {0, 0, 0};
-    const char *variant = "baseline";
+    char *schemes[MAX_LIST], *components[MAX_LIST], *blocks[MAX_SHAPES], *vnames[MAX_VARIANTS];
+    int ns = 0, nc = 0, nb = 0, nv = 0, precision = F32, coef = COEF_ARRAY, reps = 3, force = 0, grid[3] = {0, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(help, stdout); return 0; }
@@ -215,7 +289,7 @@ int cmd_tune(int argc, char **argv)
         else if (!strcmp(a, "--component")) nc = split_list((char *)cli_value(argc, argv, &i), components, MAX_LIST);
         else if (!strcmp(a, "--precision")) precision = cli_precision(cli_value(argc, argv, &i));
         else if (!strcmp(a, "--coef")) coef = cli_coef(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--variant")) variant = cli_value(argc, argv, &i);
+        else if (!strcmp(a, "--variant")) nv = split_list((char *)cli_value(argc, argv, &i), vnames, MAX_VARIANTS);
         else if (!strcmp(a, "--grid")) cli_triple(a, cli_value(argc, argv, &i), 2 * HALO, 100000, grid);
         else if (!strcmp(a, "--blocks")) nb = split_list((char *)cli_value(argc, argv, &i), blocks, MAX_SHAPES);
         else if (!strcmp(a, "--reps")) reps = cli_int(a, cli_value(argc, argv, &i), 1, 1000);
@@ -233,47 +307,50 @@ int cmd_tune(int argc, char **argv)
         for (nc = 0; nc < NCOMPONENTS; nc++) cl[nc] = nc;
     else
         for (int i = 0; i < nc; i++) cl[i] = cli_component(components[i]);
-    struct session s;
-    session_open(&s, DEV_GPU);
-    if (!kernel_find(DEV_GPU, sl[0]->name, HX, precision, coef, variant)) {
-        char known[128];
-        variant_names(known, sizeof known);
-        cli_error("tune: unknown GPU variant '%s' (known: %s)", variant, known);
-    }
-    struct shapes shapes = {0};
+    const char *known[MAX_VARIANTS], *vl[MAX_VARIANTS];
+    int nknown = gpu_variants(known, MAX_VARIANTS);
+    if (nv == 0 || (nv == 1 && !strcmp(vnames[0], "all")))
+        for (nv = 0; nv < nknown; nv++) vl[nv] = known[nv];
+    else
+        for (int i = 0; i < nv; i++) {
+            int j = 0;
+            while (j < nknown && strcmp(known[j], vnames[i])) j++;
+            if (j == nknown) {
+                char list[256] = "";
+                for (int m = 0; m < nknown; m++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", m ? ", " : "", known[m]);
+                cli_error("tune: unknown GPU variant '%s' (known: %s)", vnames[i], nknown ? list : "none in this build");
+            }
+            vl[i] = known[j];
+        }
+    struct shapes given = {0};
     for (int i = 0; i < nb; i++) {
         int b[3];
         cli_triple("--blocks", blocks[i], 1, 1 << 20, b);
-        add_shape(&shapes, b);
+        add_launch(&given, b, 1);
     }
-    const struct kernel_entry *any = kernel_find(DEV_GPU, sl[0]->name, HX, precision, coef, variant);
-    if (!nb && any->marches) marching_shapes(&shapes);
-    else if (!nb) default_shapes(&shapes, s.desc.max_threads);
-    for (int i = 0; i < shapes.n; i++) {
+    struct session s;
+    session_open(&s, DEV_GPU);
+    for (int i = 0; i < given.n; i++) {
         char why[256];
-        if (s.b->check_block(shapes.b[i], why, sizeof why)) {
-            if (nb) cli_error("--blocks: %s", why);
-            memmove(shapes.b[i], shapes.b[i + 1], sizeof shapes.b[0] * (size_t)(shapes.n - i - 1));
-            memmove(&shapes.nodes[i], &shapes.nodes[i + 1], sizeof shapes.nodes[0] * (size_t)(shapes.n - i - 1));
-            shapes.n--, i--;
-        }
+        if (s.b->check_block(given.b[i], why, sizeof why)) cli_error("--blocks: %s", why);
     }
 
-    /* What the file has already, and what is left to tune. */
+    /* What the file has already, and what is left to tune: variant, then scheme, then component. */
     char path[512], date[64];
     tuned_path(s.slug, path, sizeof path);
     struct table table = {0};
     table_read(&table, path, date);
-    struct tuned_entry todo[MAX_LIST * NCOMPONENTS];
+    static struct tuned_entry todo[MAX_VARIANTS * MAX_LIST * NCOMPONENTS];
     int ntodo = 0, nreused = 0;
-    for (int si = 0; si < ns; si++)
-        for (int ci = 0; ci < nc; ci++) {
-            struct tuned_entry e = {.component = cl[ci], .precision = precision, .coef = coef};
-            snprintf(e.scheme, sizeof e.scheme, "%s", sl[si]->name);
-            snprintf(e.variant, sizeof e.variant, "%s", variant);
-            if (!force && table_find(&table, &e)) nreused++;
-            else todo[ntodo++] = e;
-        }
+    for (int vi = 0; vi < nv; vi++)
+        for (int si = 0; si < ns; si++)
+            for (int ci = 0; ci < nc; ci++) {
+                struct tuned_entry e = {.component = cl[ci], .precision = precision, .coef = coef};
+                snprintf(e.scheme, sizeof e.scheme, "%s", sl[si]->name);
+                snprintf(e.variant, sizeof e.variant, "%s", vl[vi]);
+                if (!force && table_find(&table, &e)) nreused++;
+                else todo[ntodo++] = e;
+            }
     if (nreused)
         fprintf(stderr, "tune: %s already has %d of these kernels (tuned %s): reusing them%s\n", path, nreused,
                 date[0] ? date : "at an unknown date", ntodo ? "" : "; --force tunes them again");
@@ -285,56 +362,36 @@ int cmd_tune(int argc, char **argv)
             grid[0] = grid[1] = grid[2] = g;
     if (ntodo && todo_fits(todo, ntodo, grid, &s.desc, why, sizeof why)) cli_error("tune: %s", why);
 
-    int total = ntodo * shapes.n, done = 0, failed = 0;
     /* Every measurement, not only the winners, goes to results/<gpu>/tune-<date>.csv (table
      * "blocks"): the data behind the block-shape heatmaps. */
     struct results_file rf = {0};
+    struct search q = {.s = &s, .rf = &rf, .grid = {grid[0], grid[1], grid[2]}, .reps = reps, .tty = isatty(2)};
     if (ntodo) {
         if (results_open(&rf, "results", s.slug, "tune")) return 1;
         session_bandwidth(&s, 0);
-        fprintf(stderr, "tune: %d kernels x %d block shapes = %d measurements on %dx%dx%d, %s %s %s\n", ntodo,
-                shapes.n, total, grid[0], grid[1], grid[2], precision_names[precision], coef_names[coef], variant);
+        fprintf(stderr, "tune: %d kernels on %dx%dx%d, %s %s\n", ntodo, grid[0], grid[1], grid[2],
+                precision_names[precision], coef_names[coef]);
     }
-    double start = now_s();
-    int tty = isatty(2);
+    q.start = now_s();
     for (int t = 0; t < ntodo; t++) {
         struct tuned_entry *e = &todo[t];
-        e->mcells_per_s = -1;
-        for (int b = 0; b < shapes.n; b++) {
-            struct run_config c = {.scheme = scheme_find(e->scheme), .component = e->component,
-                                   .precision = precision, .coef = coef, .device = DEV_GPU, .variant = variant,
-                                   .grid = {grid[0], grid[1], grid[2]},
-                                   .block = {shapes.b[b][0], shapes.b[b][1], shapes.b[b][2]}, .reps = reps,
-                                   .nodes = shapes.nodes[b]};
-            struct run_result r;
-            done++;
-            if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) {
-                fprintf(stderr, "%stune: %s %s block %dx%dx%d FAILED: %s\n", tty ? "\r\033[K" : "", e->scheme,
-                        component_names[e->component], c.block[0], c.block[1], c.block[2], why);
-                failed++;
-            } else {
-                results_row(rf.f, "blocks", &c, &r, &s.bw, &s.desc, -1);
-                fflush(rf.f);
-            }
-            if (r.verified && r.mcells_per_s > e->mcells_per_s) {
-                memcpy(e->block, c.block, sizeof e->block);
-                e->nodes = c.nodes;
-                memcpy(e->grid, grid, sizeof e->grid);
-                e->mcells_per_s = r.mcells_per_s;
-                e->gbs = r.gbs_effective;
-            }
-            if (tty) {
-                char eta[32];
-                duration(eta, sizeof eta, (now_s() - start) / done * (total - done));
-                fprintf(stderr, "\r\033[K[%d/%d] %s %s %dx%dx%d ... ETA %s", done, total, e->scheme,
-                        component_names[e->component], c.block[0], c.block[1], c.block[2], eta);
-            }
+        /* The sibling: the first component tuned for this variant and scheme. */
+        const struct tuned_entry *sibling = t > 0 && !strcmp(todo[t - 1].variant, e->variant) &&
+                                                    !strcmp(todo[t - 1].scheme, e->scheme) ? &todo[t - 1] : NULL;
+        while (sibling && sibling > todo && !strcmp(sibling[-1].variant, e->variant) && !strcmp(sibling[-1].scheme, e->scheme))
+            sibling--;
+        if (given.n) {
+            e->mcells_per_s = -1;
+            try_launches(&q, e, &given);
+        } else {
+            tune_kernel(&q, e, sibling);
         }
         char eta[32];
-        duration(eta, sizeof eta, (now_s() - start) / done * (total - done));
-        fprintf(stderr, "%s[%d/%d] %s %s: ", tty ? "\r\033[K" : "", done, total, e->scheme, component_names[e->component]);
+        duration(eta, sizeof eta, (now_s() - q.start) / (t + 1) * (ntodo - t - 1));
+        fprintf(stderr, "%s[%d/%d] %s %s %s: ", q.tty ? "\r\033[K" : "", t + 1, ntodo, e->variant, e->scheme,
+                component_names[e->component]);
         if (e->mcells_per_s < 0) {
-            fprintf(stderr, "no block shape worked, nothing saved (ETA %s)\n", eta);
+            fprintf(stderr, "no launch worked, nothing saved (ETA %s)\n", eta);
             continue;
         }
         fprintf(stderr, "best %dx%dx%d, %d nodes per thread, %.1f MCells/s, %.1f GB/s (ETA %s)\n", e->block[0],
@@ -344,22 +401,23 @@ int cmd_tune(int argc, char **argv)
     }
 
     if (ntodo && results_close(&rf)) return 1;
-    if (ntodo) fprintf(stderr, "tune: every measurement in %s\n", rf.path);
+    if (ntodo) fprintf(stderr, "tune: %d measurements in %.0f s, every one in %s\n", q.done, now_s() - q.start, rf.path);
 
     /* The winners of this selection, from the file as it now stands. */
     printf("%s: %s (%s), driver %s\n", path, s.desc.name, s.desc.detail, s.desc.driver);
     tuned_print_header(stdout);
-    for (int si = 0; si < ns; si++)
-        for (int ci = 0; ci < nc; ci++) {
-            struct tuned_entry key = {.component = cl[ci], .precision = precision, .coef = coef};
-            snprintf(key.scheme, sizeof key.scheme, "%s", sl[si]->name);
-            snprintf(key.variant, sizeof key.variant, "%s", variant);
-            const struct tuned_entry *e = table_find(&table, &key);
-            if (e) tuned_print(stdout, e);
-        }
+    for (int vi = 0; vi < nv; vi++)
+        for (int si = 0; si < ns; si++)
+            for (int ci = 0; ci < nc; ci++) {
+                struct tuned_entry key = {.component = cl[ci], .precision = precision, .coef = coef};
+                snprintf(key.scheme, sizeof key.scheme, "%s", sl[si]->name);
+                snprintf(key.variant, sizeof key.variant, "%s", vl[vi]);
+                const struct tuned_entry *e = table_find(&table, &key);
+                if (e) tuned_print(stdout, e);
+            }
     free(table.e);
-    if (failed) {
-        fprintf(stderr, "tune: %d of %d measurements failed (listed above)\n", failed, total);
+    if (q.failed) {
+        fprintf(stderr, "tune: %d of %d measurements failed (listed above)\n", q.failed, q.done);
         return 1;
     }
     return 0;
