@@ -271,17 +271,27 @@ void expand_group(const struct scheme *s, int g, int c, struct group_terms *out)
     expand_field(&s->group[g], minus_axis, component_is_h(c), out->minus);
 }
 
-/* One update: each group's 2 fields x 2n points take 4n-1 adds and one multiply by Db;
- * the groups are summed (G-1 adds); each of the L old levels takes a multiply and an add. */
+/* One update, counted over the term list the generator emits (expand_group, as for Hx: every
+ * component expands to as many points). Each group's bracket: per field, a difference per
+ * pair of points and a sum of the pairs (npoints - 1 operations), then plus minus minus: 2 *
+ * npoints - 1. The update: a multiply per old level and per group, and their sum. Arrays: the
+ * old levels, each source field a point reads, and with array storage one coefficient per
+ * level and group. */
 struct counts scheme_counts(const struct scheme *s, enum precision p, enum coef_storage cs)
 {
-    int points = 0, L = s->levels, G = s->ngroups, size = p == F32 ? 4 : 8;
-    for (int g = 0; g < G; g++) points += 4 * group_shift_count(&s->group[g]);
+    int L = s->levels, G = s->ngroups, size = p == F32 ? 4 : 8, points = 0, plus = 0, minus = 0, ops = 0;
+    for (int g = 0; g < G; g++) {
+        struct group_terms t;
+        expand_group(s, g, HX, &t);
+        points += 2 * t.npoints;
+        ops += 2 * t.npoints - 1;
+        plus |= t.npoints > 0, minus |= t.npoints > 0;
+    }
     struct counts c;
-    c.flops = points + (G - 1) + 2 * L;
+    c.flops = ops + (L + G) + (L + G - 1);
     c.writes = 1;
     c.reads = L + points + (cs == COEF_ARRAY ? L + G : 0);
-    c.arrays_read = L + 2 + (cs == COEF_ARRAY ? L + G : 0);
+    c.arrays_read = L + plus + minus + (cs == COEF_ARRAY ? L + G : 0);
     c.naive_bytes = (c.reads + c.writes) * size;
     c.compulsory_bytes = (c.arrays_read + c.writes) * size;
     return c;

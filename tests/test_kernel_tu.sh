@@ -35,6 +35,18 @@ for t in kernels_cpu/*.c.in kernels_gpu/*.cu.in; do
     fi
     result "make kernel VARIANT=$v compiles on its own" "$(printf "$errors")"
 done
+# The counts fdtdbench reports are the loads the generator emits: in each scheme's plain CPU
+# kernel with array coefficients (list's default), LD( and COEF_A( together appear `reads`
+# times.
+errors=""
+for sc in $(ls stencils/*.stencil | sed 's|.*/||; s|\.stencil$||'); do
+    # shellcheck disable=SC2086
+    emitted=$("$gen" one kernels_cpu/plain.c.in "$sc" hx f32 array $specs | sed -n '/_run(const/,$p' | grep -oE '(^|[^_A-Z])(LD|COEF_A)\(' | wc -l)
+    listed=$("${FDTDBENCH:-$BUILD/fdtdbench}" list --csv | awk -F, -v s="$sc" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
+        $col["scheme"] == s && $col["component"] == "hx" { print $col["reads"] }')
+    [ "$emitted" = "$listed" ] || errors="$errors$sc: the kernel emits $emitted loads, list says $listed reads\n"
+done
+result "counts equal the emitted loads" "$(printf "$errors")"
 # The make target itself, as a user types it.
 out=$(make --no-print-directory -s kernel BUILD="$BUILD" SCHEME=fv24 COMPONENT=hy DEVICE=cpu 2>&1)
 result "make kernel prints the CPU kernel" "$(echo "$out" | grep -q 'k_fv24_hy_f32_array_plain_run' || echo "$out" | head -n 3)"
