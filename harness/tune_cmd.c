@@ -25,10 +25,10 @@ static const char *const help =
     "then use. Kernels already in that file are reused unless --force is given. Every measurement\n"
     "is also written to results/<gpu>/tune-<date>.csv (table \"blocks\").\n"
     "Search: for each variant and scheme, the first component tries a coarse set of launches (the\n"
-    "paper's Table 2 and 3 shapes and a spread of 3-D blocks; for marching variants flat blocks\n"
-    "with 8 or 32 nodes per thread), then the neighbours of the best (each extent and the nodes\n"
-    "halved and doubled) until none is faster; the other components start from that winner's\n"
-    "neighbours. Launches a variant does not take (its traits, shared memory) are skipped.\n"
+    "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 8\n"
+    "or 32 nodes per thread), then the neighbours of the best (each extent and the nodes halved\n"
+    "and doubled) until none is faster; the other components try that winner and its neighbours.\n"
+    "Launches a variant does not take (its traits, shared memory) are skipped.\n"
     "  --scheme LIST|all       (all)\n"
     "  --component LIST|all    (all)\n"
     "  --variant LIST|all      GPU kernel variants (all)\n"
@@ -56,23 +56,21 @@ static void add_launch(struct shapes *s, const int b[3], int nodes)
 }
 
 /* The first component's candidates. Marching variants: flat blocks with a short and a long
- * column. The others: the paper's Table 2 and 3 shapes, then a spread of 3-D shapes. */
+ * column (24). The others: the paper's Table 3 shapes, then a spread of 3-D shapes (about 22). */
 static void coarse_shapes(const struct variant_traits *t, struct shapes *s)
 {
-    static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, bz[] = {1, 2, 4}, nodes[] = {8, 32};
+    static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {8, 32};
     if (t->marches) {
         for (int x = 0; x < 4; x++)
             for (int y = 1; y < 4; y++)
                 for (int n = 0; n < 2; n++) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n]);
         return;
     }
-    for (int i = 0; i < (int)(sizeof paper_table2 / sizeof paper_table2[0]); i++) add_launch(s, paper_table2[i].block, 1);
     for (int i = 0; i < (int)(sizeof paper_schemes / sizeof paper_schemes[0]); i++)
         add_launch(s, paper_schemes[i].best_block, 1);
-    for (int x = 0; x < 4; x++)
-        for (int y = 0; y < 4; y++)
-            for (int z = 0; z < 3; z++)
-                if (!t->flat || bz[z] == 1) add_launch(s, (int[3]){bx[x], by[y], bz[z]}, 1);
+    for (int x = 0; x < 4; x += x == 0 ? 2 : 1) /* 32, 128, 256 */
+        for (int y = 0; y < 3; y++)
+            for (int z = 1; z <= (t->flat ? 1 : 2); z++) add_launch(s, (int[3]){bx[x], by[y], z}, 1);
 }
 
 /* A launch and its neighbours: each block extent, and the nodes per thread, halved and doubled. */
@@ -261,17 +259,19 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
     return improved;
 }
 
-/* Tunes e: from the coarse set (or from a sibling component's winner), then around the best
- * until no neighbour is faster (at most a few rounds). */
+/* Tunes e: the coarse set, then around the best until no neighbour is faster (at most four
+ * rounds). A component with a tuned sibling (same variant and scheme: the same stencil along
+ * other axes) tries only the sibling's winner and its neighbours. */
 static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tuned_entry *sibling)
 {
     const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
     struct shapes c = {0};
     e->mcells_per_s = -1;
-    if (sibling && sibling->mcells_per_s >= 0) neighbours(&k->traits, sibling->block, sibling->nodes, &c);
+    const int from_sibling = sibling && sibling->mcells_per_s >= 0;
+    if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, &c);
     else coarse_shapes(&k->traits, &c);
     try_launches(q, e, &c);
-    for (int round = 0; round < 4 && e->mcells_per_s >= 0; round++) {
+    for (int round = 0; round < (from_sibling ? 0 : 4) && e->mcells_per_s >= 0; round++) {
         struct shapes n = {0};
         neighbours(&k->traits, e->block, e->nodes, &n);
         if (!try_launches(q, e, &n)) break;
