@@ -29,6 +29,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_dispersion(int argc, char **argv);
+int cmd_cost(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 

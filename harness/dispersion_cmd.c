@@ -59,11 +59,8 @@ static void prepare(const struct opts *o, const struct scheme *s, struct setup *
     if (o->courant > 0) {
         if (check_courant(s, u->w, o->courant, err, sizeof err)) cli_error("--courant: %s", err);
         u->courant = o->courant;
-    } else if (o->design_courant < u->limit) {
-        u->courant = o->design_courant;
     } else {
-        u->courant = floor(0.85 * u->limit / 0.05 + 1e-9) * 0.05;
-        if (u->courant <= 0) u->courant = 0.5 * u->limit;
+        u->courant = default_courant(s, u->w, o->design_courant);
     }
 }
 
@@ -170,14 +167,13 @@ static void table_vs_angle(const struct opts *o)
             for (int p = 0; p <= 90; p += 5) direction_from_angles(t, p, d), direction_row(&u[i], ppw, NULL, d);
 }
 
-/* The distance, in wavelengths, over which a phase error of phase_deg builds up: the wave's
- * phase runs 360 degrees per wavelength travelled, in error by the fraction |v_p/c - 1|. */
+/* The distance, in wavelengths, over which a phase error of phase_deg builds up. */
 static double distance_of(const struct setup *u, double ppw, double phase_deg, double *vp, double d[3])
 {
     double amp;
     char err[256];
     if (worst_direction_error(u->s, u->w, ppw, u->courant, d, vp, &amp, err, sizeof err)) cli_error("%s", err);
-    return phase_deg / 360 / fabs(*vp);
+    return phase_error_distance(*vp, phase_deg);
 }
 
 static void table_distance(const struct opts *o)

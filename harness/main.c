@@ -18,6 +18,7 @@ static const struct {
     {"bench", cmd_bench, "the paper's tables, measured here, beside its figures"},
     {"probe", cmd_probe, "the device's own memory bandwidth"},
     {"dispersion", cmd_dispersion, "phase-velocity error and stability of a scheme"},
+    {"cost", cmd_cost, "what a phase-error budget costs each scheme here: resolution, memory, time"},
     {"tune", cmd_tune, "find and save the best GPU block shapes"},
     {"report", cmd_report, "results/README.md from the committed CSVs"},
 };

@@ -56,10 +56,12 @@ size_t run_bytes(const struct run_config *c)
     return grid_cells(c->grid) * (size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8);
 }
 
+int memory_fits(double bytes, size_t memory_bytes) { return bytes <= (double)(memory_bytes / 10 * 8); }
+
 int run_fits(const struct run_config *c, const struct device_desc *d, char *why, size_t n)
 {
     size_t need = run_bytes(c);
-    if (need <= d->memory_bytes / 10 * 8) return 0;
+    if (memory_fits((double)need, d->memory_bytes)) return 0;
     snprintf(why, n, "grid %dx%dx%d needs %.1f GB, more than 80%% of the %s's %.1f GB", c->grid[0], c->grid[1],
              c->grid[2], need / 1e9, device_names[c->device], d->memory_bytes / 1e9);
     return -1;

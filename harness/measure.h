@@ -30,6 +30,8 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
 
 /* Bytes of device memory a run of c needs (fields and coefficients with halos). */
 size_t run_bytes(const struct run_config *c);
+/* 1 if `bytes` fit in 80% of a device's memory (the rest is the runtime's and the system's). */
+int memory_fits(double bytes, size_t memory_bytes);
 /* 0 if a run of c fits in 80% of the device's memory, or -1 saying how much it needs. */
 int run_fits(const struct run_config *c, const struct device_desc *d, char *why, size_t n);
 

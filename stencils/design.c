@@ -236,7 +236,17 @@ int check_courant(const struct scheme *s, const double *w, double courant, char 
     return -1;
 }
 
+double default_courant(const struct scheme *s, const double *w, double design_courant)
+{
+    double limit = stability_limit(s, w);
+    if (design_courant < limit) return design_courant;
+    double c = floor(0.85 * limit / 0.05 + 1e-9) * 0.05;
+    return c > 0 ? c : 0.5 * limit;
+}
+
 /* ---- dispersion ------------------------------------------------------------------------ */
+
+double phase_error_distance(double vp_error, double phase_deg) { return phase_deg / 360 / fabs(vp_error); }
 
 void physical_root(const struct scheme *s, const double *w, const double k[3], double courant, double *theta,
                    double *amplitude)

@@ -70,4 +70,15 @@ void direction_from_angles(double theta_deg, double phi_deg, double d[3]);
 int worst_direction_error(const struct scheme *s, const double *w, double ppw, double courant,
                           double dir[3], double *vp_error, double *amplitude, char *err, size_t errlen);
 
+/* ---- additions (issue 12) --------------------------------------------------------------- */
+
+/* The Courant number a scheme runs at unless told otherwise: design_courant where it is stable,
+ * else the largest multiple of 0.05 at most 0.85 of the limit (S44: 0.2). */
+double default_courant(const struct scheme *s, const double *w, double design_courant);
+
+/* The distance, in wavelengths, over which a phase-velocity error vp_error adds up to phase_deg
+ * degrees of phase: the wave's phase runs 360 degrees per wavelength travelled, off by the
+ * fraction |v_p/c - 1|. */
+double phase_error_distance(double vp_error, double phase_deg);
+
 #endif

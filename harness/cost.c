@@ -1,0 +1,186 @@
+/* The cost model (cost.h): resolution search, memory per cell, and the throughput reader. */
+#define _POSIX_C_SOURCE 200809L
+#include "cost.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "design.h"
+#include "kernel.h"
+
+/* ---- the resolution search ------------------------------------------------------------- */
+
+/* One resolution's worst direction, remembered: the error at N does not depend on the problem,
+ * so a sweep over budgets (the figure) evaluates each N once. */
+struct sample {
+    int state; /* 0 not yet evaluated, 1 evaluated, -1 no stable scheme there */
+    double w[MAX_GROUPS], courant, dir[3], vp_error, amplitude;
+};
+enum { TENTHS = (int)(10 * COST_MAX_PPW) + 1, MAX_CURVES = 16 };
+static struct curve {
+    const struct scheme *s;
+    enum cost_weights weights;
+    struct sample *p; /* indexed by tenths of a cell per wavelength */
+} curves[MAX_CURVES];
+
+static const struct sample *evaluate(const struct scheme *s, enum cost_weights weights, int tenths)
+{
+    static struct sample scratch; /* when the cache is full */
+    struct sample *pt = &scratch;
+    for (int i = 0; i < MAX_CURVES; i++) {
+        struct curve *c = &curves[i];
+        if (!c->s && (c->p = calloc(TENTHS, sizeof *c->p))) c->s = s, c->weights = weights;
+        if (c->s == s && c->weights == weights) {
+            pt = &c->p[tenths];
+            break;
+        }
+    }
+    if (pt->state && pt != &scratch) return pt;
+    double ppw = tenths / 10.0, amp;
+    char err[256];
+    double design_ppw = weights == COST_DESIGN_FOR_N ? ppw : DEFAULT_DESIGN_PPW;
+    pt->state = -1;
+    if (scheme_weights(s, design_ppw, DEFAULT_DESIGN_COURANT, pt->w, err, sizeof err)) return pt;
+    pt->courant = default_courant(s, pt->w, DEFAULT_DESIGN_COURANT);
+    if (worst_direction_error(s, pt->w, ppw, pt->courant, pt->dir, &pt->vp_error, &amp, err, sizeof err)) return pt;
+    pt->amplitude = amp;
+    pt->state = 1;
+    return pt;
+}
+
+static int passes(const struct sample *pt, const struct cost_problem *p)
+{
+    return pt->state == 1 && phase_error_distance(pt->vp_error, p->budget_deg) >= p->distance;
+}
+
+int cost_resolution(const struct scheme *s, enum cost_weights weights, const struct cost_problem *p,
+                    struct cost_answer *a, char *why, size_t n)
+{
+    if (s->weights == WEIGHTS_FIXED) weights = COST_DEFAULT_DESIGN;
+    const int lo = 20, hi = TENTHS - 1;
+    int fail = 0, pass = 0;
+    /* 5% steps; a window of good resolutions narrower than a step may be passed over, which
+     * makes the answer finer than it need be, never wrong. */
+    for (int t = lo; !pass; t = t >= hi ? hi + 1 : (int)fmin(hi, fmax(t + 1, round(t * 1.05)))) {
+        if (t > hi) {
+            const struct sample *pt = evaluate(s, weights, hi);
+            snprintf(why, n,
+                     "%s: no resolution up to %g cells per wavelength keeps the worst-direction phase error within "
+                     "%g degrees over %g wavelengths (at %g: %.3g degrees, Courant number %g): the scheme cannot "
+                     "reach that accuracy at that Courant number",
+                     s->name, COST_MAX_PPW, p->budget_deg, p->distance, COST_MAX_PPW,
+                     pt->state == 1 ? 360 * p->distance * fabs(pt->vp_error) : NAN, pt->courant);
+            return -1;
+        }
+        if (passes(evaluate(s, weights, t), p)) pass = t;
+        else fail = t;
+    }
+    while (fail && pass - fail > 1) { /* fail < answer <= pass */
+        int mid = (fail + pass) / 2;
+        if (passes(evaluate(s, weights, mid), p)) pass = mid;
+        else fail = mid;
+    }
+    const struct sample *pt = evaluate(s, weights, pass);
+    memset(a, 0, sizeof *a);
+    a->s = s, a->weights = weights, a->courant = pt->courant, a->ppw = pass / 10.0;
+    memcpy(a->w, pt->w, sizeof a->w);
+    memcpy(a->dir, pt->dir, sizeof a->dir);
+    a->vp_error = pt->vp_error;
+    a->phase_deg = 360 * p->distance * fabs(pt->vp_error);
+    /* c dt = S Delta = S lambda / N: D lambda takes D N / S steps. */
+    a->steps = (long long)ceil(p->distance * a->ppw / a->courant - 1e-9);
+    a->amplitude_left = pow(pt->amplitude, (double)a->steps);
+    a->cells = 1;
+    for (int d = 0; d < 3; d++) {
+        a->grid[d] = (int)ceil(p->size[d] * a->ppw - 1e-9);
+        a->cells *= a->grid[d];
+    }
+    return 0;
+}
+
+double step_bytes_per_cell(const struct scheme *s, int precision, int coef)
+{
+    int arrays = s->levels + (coef == COEF_ARRAY ? s->levels + s->ngroups : 0);
+    return NCOMPONENTS * arrays * (precision == F32 ? 4.0 : 8.0);
+}
+
+/* ---- the throughput reader ------------------------------------------------------------- */
+
+enum { C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS };
+static const char *const col_names[NCOLS] = {STEP_COL_TABLE, STEP_COL_SCHEME,    STEP_COL_DEVICE, STEP_COL_PRECISION,
+                                             STEP_COL_COEF,  STEP_COL_NX,        STEP_COL_NY,     STEP_COL_NZ,
+                                             STEP_COL_CELLS_PER_S, STEP_COL_DATE};
+
+/* Splits a CSV line in place at commas (the suite writes no quoted fields); returns the count. */
+static int split_csv(char *line, char **f, int max)
+{
+    int n = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *c = line; n < max;) {
+        f[n++] = c;
+        c = strchr(c, ',');
+        if (!c) break;
+        *c++ = '\0';
+    }
+    return n;
+}
+
+int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
+                                 int precision, int coef, double cells, struct throughput *t)
+{
+    enum { MAXF = 128 };
+    char dir[512], path[1024], best_date[64] = "";
+    double best_score = INFINITY, best_rate = 0;
+    snprintf(dir, sizeof dir, "%s/%s", results_dir, machine);
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    char *line = NULL;
+    size_t cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".csv")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        int at[NCOLS], nf, ok = getline(&line, &cap, f) > 0;
+        char *fields[MAXF];
+        nf = ok ? split_csv(line, fields, MAXF) : 0;
+        for (int c = 0; c < NCOLS && ok; c++) {
+            at[c] = -1;
+            for (int i = 0; i < nf; i++)
+                if (!strcmp(fields[i], col_names[c])) at[c] = i;
+            ok = at[c] >= 0; /* not a table with these columns: not a step table */
+        }
+        while (ok && getline(&line, &cap, f) > 0) {
+            nf = split_csv(line, fields, MAXF);
+            int usable = 1;
+            for (int c = 0; c < NCOLS; c++) usable &= at[c] < nf;
+            if (!usable || strcmp(fields[at[C_TABLE]], STEP_TABLE) || strcmp(fields[at[C_SCHEME]], s->name) ||
+                strcmp(fields[at[C_DEVICE]], device_names[device]) ||
+                strcmp(fields[at[C_PRECISION]], precision_names[precision]) ||
+                strcmp(fields[at[C_COEF]], coef_names[coef]))
+                continue;
+            double g = atof(fields[at[C_NX]]) * atof(fields[at[C_NY]]) * atof(fields[at[C_NZ]]);
+            double rate = atof(fields[at[C_RATE]]), score = fabs(log(g / cells));
+            const char *date = fields[at[C_DATE]];
+            if (!(rate > 0) || !(g > 0)) continue;
+            int nearer = score < best_score - 1e-9, same = fabs(score - best_score) <= 1e-9;
+            int newer = same && strcmp(date, best_date) > 0;
+            int faster = same && !strcmp(date, best_date) && rate > best_rate;
+            if (nearer || newer || faster) {
+                best_score = score, best_rate = rate;
+                snprintf(best_date, sizeof best_date, "%s", date);
+                t->cells_per_s = rate;
+                snprintf(t->source, sizeof t->source, "%s table of %.200s, grid %sx%sx%s, %s", STEP_TABLE, path,
+                         fields[at[C_NX]], fields[at[C_NY]], fields[at[C_NZ]], date);
+            }
+        }
+        fclose(f);
+    }
+    free(line);
+    closedir(d);
+    return best_rate > 0 ? 0 : -1;
+}

@@ -1,0 +1,79 @@
+/* What accuracy costs (issue 12): the coarsest resolution at which a scheme keeps its
+ * worst-direction phase error within a budget over a propagation distance, and what running it
+ * takes: cells, steps, memory, and time from a measured full-step throughput. The dispersion is
+ * stencils/design.c's; this file only searches it and does the arithmetic. */
+#ifndef HARNESS_COST_H
+#define HARNESS_COST_H
+
+#include <stddef.h>
+
+#include "spec.h"
+
+/* The resolution search goes no finer than this many cells per wavelength. */
+#define COST_MAX_PPW 1000.0
+
+/* Columns of a full-step results table (`fdtdbench step`, issue 11) that the throughput is read
+ * from: the one place to align with that command's CSV. cells_per_s is cells x steps / s. */
+#define STEP_TABLE "step"
+#define STEP_COL_TABLE "table"
+#define STEP_COL_SCHEME "scheme"
+#define STEP_COL_DEVICE "device"
+#define STEP_COL_PRECISION "precision"
+#define STEP_COL_COEF "coef"
+#define STEP_COL_NX "nx"
+#define STEP_COL_NY "ny"
+#define STEP_COL_NZ "nz"
+#define STEP_COL_CELLS_PER_S "cells_per_s"
+#define STEP_COL_DATE "date"
+
+struct cost_problem {
+    double size[3];    /* domain, in wavelengths */
+    double distance;   /* how far the wave travels, in wavelengths */
+    double budget_deg; /* phase error allowed in the worst direction after that distance */
+};
+
+/* Which weights a designed scheme (FV24, FV24-WB, S{2,2}) uses: those of the suite's default
+ * design point (DEFAULT_DESIGN_PPW), or weights designed for the resolution being tried. Fixed
+ * weights (Yee, S44) ignore this. */
+enum cost_weights { COST_DEFAULT_DESIGN, COST_DESIGN_FOR_N };
+
+/* One scheme's answer to one problem. */
+struct cost_answer {
+    const struct scheme *s;
+    enum cost_weights weights;
+    double w[MAX_GROUPS];
+    double courant;        /* the scheme's Courant number (default_courant) */
+    double ppw;            /* N, cells per wavelength, a multiple of 0.1 */
+    double dir[3];         /* the worst direction at N */
+    double vp_error;       /* v_p/c - 1 there */
+    double phase_deg;      /* predicted phase error after the distance */
+    double amplitude_left; /* |z|^steps along that direction: below 1 only for S44 */
+    int grid[3];           /* cells along each side */
+    double cells;
+    long long steps;       /* to cover the distance at this Courant number */
+};
+
+/* Finds the coarsest N (to 0.1) within the budget: a scan in 5% steps from 2 cells per
+ * wavelength to COST_MAX_PPW, then bisection to 0.1 inside the first step that passes. 0, or -1
+ * with why (no N up to the limit, with the error there). */
+int cost_resolution(const struct scheme *s, enum cost_weights weights, const struct cost_problem *p,
+                    struct cost_answer *a, char *why, size_t n);
+
+/* Bytes per cell of a full step of the scheme: the six fields on every time level it keeps,
+ * plus, with array coefficients, each component's own Da (one per old level) and Db (one per
+ * group) arrays. Halos not counted. */
+double step_bytes_per_cell(const struct scheme *s, int precision, int coef);
+
+/* Full-step throughput of one configuration and where it came from. */
+struct throughput {
+    double cells_per_s;
+    char source[320];
+};
+
+/* The committed full-step row (table STEP_TABLE) under results_dir/machine/ (its .csv files) for this scheme,
+ * device, precision and storage whose grid is nearest the problem's cells (by ratio), the newest
+ * among those, the fastest among those. 0, or -1 if there is none. */
+int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
+                                 int precision, int coef, double cells, struct throughput *t);
+
+#endif

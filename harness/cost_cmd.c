@@ -1,0 +1,347 @@
+/* fdtdbench cost: for a problem (domain, distance, phase-error budget), the coarsest resolution
+ * each scheme may run at, and what that costs here: cells, steps, memory, predicted time, and
+ * the ratios to Yee's. The model is cost.c; this file is options, throughput and output. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cost.h"
+#include "design.h"
+#include "measure.h"
+#include "session.h"
+
+#define PI 3.14159265358979323846
+
+static const char usage[] =
+    "usage: fdtdbench cost --size LX[xLYxLZ] [--distance D] [--phase-error DEG[,DEG...]]\n"
+    "                      [--device cpu|gpu] [--precision f32|f64] [--coef array|uniform]\n"
+    "                      [--scheme S[,S...]] [--measure] [--machine NAME] [--results DIR]\n"
+    "                      [--memory GB] [--csv]\n"
+    "\n"
+    "What accuracy costs: for a domain of LX x LY x LZ wavelengths and a wave that travels D of\n"
+    "them, each scheme's coarsest resolution N (cells per wavelength, to 0.1) whose phase error in\n"
+    "its worst direction stays within the budget after D wavelengths, at the scheme's Courant number\n"
+    "(that of fdtdbench dispersion: 0.5, S44 0.2); FV24, FV24-WB and S{2,2} twice: with the default\n"
+    "design point's weights (N_d = 20) and with weights designed for N itself. Then the cells,\n"
+    "steps, memory of a full step (every field on every time level, and the coefficient arrays)\n"
+    "and the run time predicted from this machine's full-step throughput, with ratios to Yee.\n"
+    "\n"
+    "  --size L            domain in wavelengths, LX or LXxLYxLZ (required)\n"
+    "  --distance D        propagation distance in wavelengths (default: the domain's diagonal)\n"
+    "  --phase-error DEG   budget in degrees, above 0 and below 180 (default 10); a list gives a\n"
+    "                      row set per budget (for the figure)\n"
+    "  --device, --precision, --coef   the configuration whose throughput is used (cpu, f32, array)\n"
+    "  --scheme S          only these schemes (Yee is computed anyway: the ratios' reference)\n"
+    "  --measure           measure the throughput now (until the full-step engine exists: an\n"
+    "                      estimate, six times the Hx kernel's time, labelled so)\n"
+    "  --machine NAME      read committed results of results/NAME (default: this device's folder)\n"
+    "  --results DIR       where the results folders are (results)\n"
+    "  --memory GB         the device's memory (default: as the device reports it)\n"
+    "  --csv               comma-separated values with a header line\n"
+    "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
+    "same scheme, precision and storage, at the grid nearest the problem's; else --measure.\n";
+
+enum { MAX_BUDGETS = 64, MAX_SCHEMES = 32, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEMES * 2 };
+
+struct opts {
+    struct cost_problem p;   /* budget_deg: the first of budgets */
+    double budgets[MAX_BUDGETS];
+    int nbudgets, distance_given;
+    int device, precision, coef, csv, measure;
+    const struct scheme *only[MAX_SCHEMES];
+    int nonly;
+    const char *machine, *results;
+    double memory_gb;
+};
+
+/* ---- input ----------------------------------------------------------------------------- */
+
+/* "L" or "LXxLYxLZ", each a number above 0. */
+static void parse_size(const char *v, double out[3])
+{
+    const char *at = v;
+    char *end = NULL;
+    int n = 0, ok = 1;
+    while (ok && n < 3) {
+        out[n] = strtod(at, &end);
+        ok = end != at && out[n] > 0 && isfinite(out[n]);
+        n++;
+        if (!ok || *end != 'x') break;
+        at = end + 1;
+    }
+    if (!ok || *end || (n != 1 && n != 3))
+        cli_error("--size: '%s' is not L or LXxLYxLZ with each size in wavelengths above 0", v);
+    if (n == 1) out[1] = out[2] = out[0];
+}
+
+static double parse_budget(const char *v)
+{
+    char *end;
+    double b = strtod(v, &end);
+    if (end == v || *end || !(b > 0 && b < 180))
+        cli_error("--phase-error: '%s' is not a number of degrees above 0 and below 180", v);
+    return b;
+}
+
+static int wanted(const struct opts *o, const struct scheme *s)
+{
+    if (!o->nonly) return 1;
+    for (int i = 0; i < o->nonly; i++)
+        if (o->only[i] == s) return 1;
+    return 0;
+}
+
+/* ---- throughput ------------------------------------------------------------------------ */
+
+/* Until the full-step engine exists (issue 11), a full step measured as six single-component
+ * updates: the Hx kernel timed on a grid like the problem's (at most 256^3 on the CPU, 512^3 on
+ * a GPU, and what fits), its updates/s divided by 6. The one function to replace with a call
+ * into the step engine. */
+static int measure_full_step(struct session *se, const struct scheme *s, int precision, int coef, double cells,
+                             struct throughput *t, char *why, size_t n)
+{
+    int side = (int)fmax(16, fmin(cbrt(cells), se->device == DEV_CPU ? 256 : 512));
+    struct run_config c = {.scheme = s, .component = HX, .precision = precision, .coef = coef,
+                           .device = se->device, .variant = se->device == DEV_CPU ? "plain" : "baseline",
+                           .grid = {side, side, side}, .reps = 3};
+    default_launch(se, &c);
+    while (side > 16 && run_fits(&c, &se->desc, why, n)) side = side * 3 / 4, c.grid[0] = c.grid[1] = c.grid[2] = side;
+    session_bandwidth(se, 0);
+    struct run_result r;
+    fprintf(stderr, "cost: measuring %s (Hx, %d^3) ...\n", s->name, side);
+    if (measure(se->b, &c, &se->bw, &se->desc, &r, why, n)) return -1;
+    t->cells_per_s = r.updates_per_s / NCOMPONENTS;
+    snprintf(t->source, sizeof t->source,
+             "ESTIMATE measured now: 6 x the %s Hx kernel on %d^3 (no full-step engine yet)", c.variant, side);
+    return 0;
+}
+
+/* Each scheme's throughput (one per scheme: measured once, at its first answer's size). */
+struct rates {
+    const struct scheme *s[MAX_SCHEMES];
+    struct throughput t[MAX_SCHEMES];
+    int n;
+};
+
+static void throughput_of(const struct opts *o, struct session *se, const char *machine, struct rates *r,
+                          const struct cost_answer *a, struct throughput *out)
+{
+    char why[512];
+    if (!o->measure) {
+        if (cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision, o->coef, a->cells, out))
+            cli_error("cost: no full-step throughput for %s on the %s (%s, %s) under %s/%s: run fdtdbench step, or "
+                      "give --measure",
+                      a->s->name, device_names[o->device], precision_names[o->precision], coef_names[o->coef],
+                      o->results, machine);
+        return;
+    }
+    int i = 0;
+    while (i < r->n && r->s[i] != a->s) i++;
+    if (i == r->n) {
+        if (r->n == MAX_SCHEMES) cli_error("cost: more than %d schemes", MAX_SCHEMES);
+        if (measure_full_step(se, a->s, o->precision, o->coef, a->cells, &r->t[i], why, sizeof why))
+            cli_error("cost: measuring %s: %s", a->s->name, why);
+        r->s[r->n++] = a->s;
+    }
+    *out = r->t[i];
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+struct row {
+    const struct cost_answer *a, *yee;
+    double budget, bytes_per_cell, memory, time_s, yee_time, yee_memory;
+    struct throughput t;
+    int fits; /* 1, 0, or -1 unknown */
+};
+
+static const char *weights_label(const struct cost_answer *a)
+{
+    if (a->s->weights == WEIGHTS_FIXED) return "spec";
+    return a->weights == COST_DESIGN_FOR_N ? "N_d=N" : "N_d=20";
+}
+
+static void angles_of(const double d[3], double *theta, double *phi)
+{
+    *theta = acos(fmax(-1, fmin(1, d[2]))) * 180 / PI;
+    *phi = atan2(d[1], d[0]) * 180 / PI;
+}
+
+static const char csv_header[] =
+    "phase_budget_deg,distance_wavelengths,size_wavelengths,scheme,weights,courant,ppw,theta_deg,phi_deg,"
+    "worst_vp_error,phase_error_deg,amplitude_left,nx,ny,nz,cells,steps,bytes_per_cell,memory_bytes,fits,device,"
+    "precision,coef,cells_per_s,time_s,time_vs_yee,memory_vs_yee,throughput_source";
+
+static void csv_row(const struct opts *o, const struct row *w)
+{
+    const struct cost_answer *a = w->a;
+    double t, ph;
+    angles_of(a->dir, &t, &ph);
+    printf("%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.9f,%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,"
+           "%.4g,%.4g,%s\n",
+           w->budget, o->p.distance, o->p.size[0], o->p.size[1], o->p.size[2], a->s->name, weights_label(a), a->courant,
+           a->ppw, t, ph, a->vp_error, a->phase_deg, a->amplitude_left, a->grid[0], a->grid[1], a->grid[2], a->cells,
+           a->steps, w->bytes_per_cell, w->memory, w->fits < 0 ? "" : w->fits ? "1" : "0", device_names[o->device],
+           precision_names[o->precision], coef_names[o->coef], w->t.cells_per_s, w->time_s, w->time_s / w->yee_time,
+           w->memory / w->yee_memory, w->t.source);
+}
+
+/* 1.23 s, 4.5 min, 2.1 h, 3.4 d */
+static const char *human_time(double s, char *buf, size_t n)
+{
+    if (s < 120) snprintf(buf, n, "%.3g s", s);
+    else if (s < 7200) snprintf(buf, n, "%.3g min", s / 60);
+    else if (s < 172800) snprintf(buf, n, "%.3g h", s / 3600);
+    else snprintf(buf, n, "%.3g d", s / 86400);
+    return buf;
+}
+
+static void text_header(const struct opts *o, double budget, const char *memory_note)
+{
+    printf("\nProblem: %gx%gx%g wavelengths, distance %.4g wavelengths%s, worst-direction phase-error budget %g "
+           "degrees; %s, %s, %s coefficients%s\n",
+           o->p.size[0], o->p.size[1], o->p.size[2], o->p.distance, o->distance_given ? "" : " (the diagonal)", budget,
+           device_names[o->device], precision_names[o->precision], coef_names[o->coef], memory_note);
+    printf("%-8s %-7s %5s %7s %13s %9s %10s %9s %8s %6s %10s %10s %9s %8s  %s\n", "scheme", "weights", "S", "N",
+           "worst th,ph", "phase", "amplitude", "cells", "steps", "B/cell", "memory", "time", "time/Yee", "mem/Yee",
+           "fits");
+}
+
+static void text_row(const struct opts *o, const struct row *w, double memory_bytes)
+{
+    const struct cost_answer *a = w->a;
+    double t, ph;
+    char dir[32], tb[32], fits[96];
+    angles_of(a->dir, &t, &ph);
+    snprintf(dir, sizeof dir, "%.0f,%.0f", t, ph);
+    if (w->fits < 0) snprintf(fits, sizeof fits, "?");
+    else if (w->fits) snprintf(fits, sizeof fits, "yes");
+    else
+        snprintf(fits, sizeof fits, "NO: needs %.3g GB, over 80%% of the %s's %.3g GB", w->memory / 1e9,
+                 device_names[o->device], memory_bytes / 1e9);
+    printf("%-8s %-7s %5g %7.1f %13s %8.3g° %10.6g %9.3g %8lld %6g %7.3g GB %10s %9.3g %8.3g  %s\n", a->s->title,
+           weights_label(a), a->courant, a->ppw, dir, a->phase_deg, a->amplitude_left, a->cells, a->steps,
+           w->bytes_per_cell, w->memory / 1e9, human_time(w->time_s, tb, sizeof tb), w->time_s / w->yee_time,
+           w->memory / w->yee_memory, fits);
+}
+
+/* ---- the command ----------------------------------------------------------------------- */
+
+int cmd_cost(int argc, char **argv)
+{
+    struct opts o = {.p = {{0, 0, 0}, 0, 10}, .results = "results"};
+    char *list = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--csv")) o.csv = 1;
+        else if (!strcmp(a, "--measure")) o.measure = 1;
+        else if (!strcmp(a, "--size")) parse_size(cli_value(argc, argv, &i), o.p.size);
+        else if (!strcmp(a, "--distance")) {
+            const char *v = cli_value(argc, argv, &i);
+            char *end;
+            o.p.distance = strtod(v, &end), o.distance_given = 1;
+            if (end == v || *end || !(o.p.distance > 0) || !isfinite(o.p.distance))
+                cli_error("--distance: '%s' is not a number of wavelengths above 0", v);
+        } else if (!strcmp(a, "--phase-error")) list = (char *)cli_value(argc, argv, &i);
+        else if (!strcmp(a, "--device")) o.device = cli_device(cli_value(argc, argv, &i));
+        else if (!strcmp(a, "--precision")) o.precision = cli_precision(cli_value(argc, argv, &i));
+        else if (!strcmp(a, "--coef")) o.coef = cli_coef(cli_value(argc, argv, &i));
+        else if (!strcmp(a, "--scheme")) {
+            char *items[MAX_SCHEMES];
+            int n = split_list((char *)cli_value(argc, argv, &i), items, MAX_SCHEMES);
+            for (int k = 0; k < n && o.nonly < MAX_SCHEMES; k++) o.only[o.nonly++] = cli_scheme(items[k]);
+        } else if (!strcmp(a, "--machine")) o.machine = cli_value(argc, argv, &i);
+        else if (!strcmp(a, "--results")) o.results = cli_value(argc, argv, &i);
+        else if (!strcmp(a, "--memory")) o.memory_gb = cli_double(a, cli_value(argc, argv, &i), 1e-6, 1e9);
+        else cli_error("cost: unknown option '%s' (see fdtdbench cost --help)", a);
+    }
+    if (!(o.p.size[0] > 0)) cli_error("cost: give --size, the domain in wavelengths (see --help)");
+    if (list) {
+        char *items[MAX_BUDGETS];
+        o.nbudgets = split_list(list, items, MAX_BUDGETS);
+        for (int k = 0; k < o.nbudgets; k++) o.budgets[k] = parse_budget(items[k]);
+    } else {
+        o.budgets[o.nbudgets++] = 10;
+    }
+    if (!o.distance_given)
+        o.p.distance = sqrt(o.p.size[0] * o.p.size[0] + o.p.size[1] * o.p.size[1] + o.p.size[2] * o.p.size[2]);
+
+    /* The answers first: bad input and unreachable budgets end before any output. */
+    static struct cost_answer ans[MAX_ANSWERS];
+    static struct row rows[MAX_ANSWERS];
+    int n = 0;
+    const struct scheme *yee = scheme_find("yee");
+    if (!yee) cli_error("cost: no Yee scheme built in (the reference)");
+    for (int b = 0; b < o.nbudgets; b++) {
+        struct cost_problem p = o.p;
+        p.budget_deg = o.budgets[b];
+        int yee_at = n;
+        char why[512];
+        for (int i = -1; i < scheme_count(); i++) {
+            const struct scheme *s = i < 0 ? yee : scheme_at(i);
+            if (i >= 0 && (s == yee || !wanted(&o, s))) continue;
+            for (int wgt = 0; wgt < (s->weights == WEIGHTS_DESIGNED ? 2 : 1); wgt++) {
+                if (n == MAX_ANSWERS) cli_error("cost: too many rows");
+                if (cost_resolution(s, (enum cost_weights)wgt, &p, &ans[n], why, sizeof why)) cli_error("%s", why);
+                rows[n].a = &ans[n], rows[n].yee = &ans[yee_at], rows[n].budget = p.budget_deg;
+                n++;
+            }
+        }
+    }
+
+    /* The device: its memory, and its results folder. */
+    struct session se;
+    int have_device = 0;
+    double memory = o.memory_gb * 1e9;
+    char dev_why[256];
+    if (o.measure || !o.machine) session_open(&se, o.device), have_device = 1; /* ends if not usable */
+    else if ((o.device == DEV_CPU ? cpu_backend() : gpu_backend())->available(dev_why, sizeof dev_why)) {
+        session_open(&se, o.device), have_device = 1;
+    }
+    if (!(memory > 0) && have_device) memory = (double)se.desc.memory_bytes;
+    const char *machine = o.machine ? o.machine : se.slug;
+
+    struct rates rates = {.n = 0};
+    for (int i = 0; i < n; i++) {
+        struct row *w = &rows[i];
+        throughput_of(&o, &se, machine, &rates, w->a, &w->t);
+        w->bytes_per_cell = step_bytes_per_cell(w->a->s, o.precision, o.coef);
+        w->memory = w->a->cells * w->bytes_per_cell;
+        w->time_s = w->a->cells * (double)w->a->steps / w->t.cells_per_s;
+        w->fits = memory > 0 ? memory_fits(w->memory, (size_t)memory) : -1;
+    }
+    for (int i = 0; i < n; i++) { /* Yee's row of the same budget is the reference */
+        const struct row *y = &rows[rows[i].yee - ans];
+        rows[i].yee_time = y->time_s, rows[i].yee_memory = y->memory;
+    }
+
+    if (o.csv) puts(csv_header);
+    char note[160] = "";
+    if (!(memory > 0)) snprintf(note, sizeof note, "; device memory unknown (give --memory GB)");
+    for (int i = 0; i < n; i++) {
+        if (o.csv) {
+            csv_row(&o, &rows[i]);
+            continue;
+        }
+        if (i == 0 || rows[i].budget != rows[i - 1].budget) text_header(&o, rows[i].budget, note);
+        text_row(&o, &rows[i], memory);
+    }
+    if (!o.csv) {
+        printf("\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the "
+               "budget after the distance, at the Courant number S; weights N_d=20: the default design point, "
+               "N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: the step's arrays, halos not "
+               "counted. Time: cells x steps / throughput.\nThroughput:\n");
+        for (int i = 0; i < n; i++)
+            if (i == 0 || rows[i].a->s != rows[i - 1].a->s)
+                if (rows[i].a->weights == COST_DEFAULT_DESIGN && rows[i].budget == rows[0].budget)
+                    printf("  %-8s %.4g Mcells/s: %s\n", rows[i].a->s->title, rows[i].t.cells_per_s / 1e6,
+                           rows[i].t.source);
+    }
+    return 0;
+}
