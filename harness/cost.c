@@ -18,6 +18,7 @@
 struct sample {
     int state; /* 0 not yet evaluated, 1 evaluated, -1 no stable scheme there */
     double w[MAX_GROUPS], courant, dir[3], vp_error, amplitude;
+    double band_error; /* the largest |v_p/c - 1| from N to 2N cells per wavelength (BAND) */
 };
 enum { TENTHS = (int)(10 * COST_MAX_PPW) + 1, MAX_CURVES = 16 };
 static struct curve {
@@ -25,6 +26,12 @@ static struct curve {
     enum cost_weights weights;
     struct sample *p; /* indexed by tenths of a cell per wavelength */
 } curves[MAX_CURVES];
+
+/* A wave resolved by N cells at its highest frequency meets finer resolutions at its lower ones,
+ * and a designed scheme's error can grow away from its design point (fast, near 2 cells per
+ * wavelength): the budget must hold over a band, here an octave, N to 2N in 10% steps. */
+enum { BAND_POINTS = 8 };
+static const double BAND_STEP = 1.1;
 
 static const struct sample *evaluate(const struct scheme *s, enum cost_weights weights, int tenths)
 {
@@ -39,21 +46,43 @@ static const struct sample *evaluate(const struct scheme *s, enum cost_weights w
         }
     }
     if (pt->state && pt != &scratch) return pt;
-    double ppw = tenths / 10.0, amp;
+    double ppw = tenths / 10.0, amp, d[3], vp;
     char err[256];
-    double design_ppw = weights == COST_DESIGN_FOR_N ? ppw : DEFAULT_DESIGN_PPW;
     pt->state = -1;
-    if (scheme_weights(s, design_ppw, DEFAULT_DESIGN_COURANT, pt->w, err, sizeof err)) return pt;
-    pt->courant = default_courant(s, pt->w, DEFAULT_DESIGN_COURANT);
+    if (weights == COST_DESIGN_FOR_N) {
+        /* designed for N at the Courant number it runs at (below 0.5 where 0.5 is unstable) */
+        if (scheme_weights(s, ppw, DEFAULT_DESIGN_COURANT, pt->w, err, sizeof err)) return pt;
+        pt->courant = default_courant(s, pt->w, DEFAULT_DESIGN_COURANT);
+        if (pt->courant != DEFAULT_DESIGN_COURANT && scheme_weights(s, ppw, pt->courant, pt->w, err, sizeof err))
+            return pt;
+    } else {
+        if (scheme_weights(s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, pt->w, err, sizeof err)) return pt;
+        pt->courant = default_courant(s, pt->w, DEFAULT_DESIGN_COURANT);
+    }
     if (worst_direction_error(s, pt->w, ppw, pt->courant, pt->dir, &pt->vp_error, &amp, err, sizeof err)) return pt;
     pt->amplitude = amp;
+    pt->band_error = fabs(pt->vp_error);
+    for (int j = 1; j < BAND_POINTS; j++) {
+        if (worst_direction_error(s, pt->w, ppw * pow(BAND_STEP, j), pt->courant, d, &vp, &amp, err, sizeof err))
+            return pt;
+        pt->band_error = fmax(pt->band_error, fabs(vp));
+    }
     pt->state = 1;
     return pt;
 }
 
-static int passes(const struct sample *pt, const struct cost_problem *p)
+/* Steps to cover the distance: c dt = S Delta = S lambda / N, so D lambda takes D N / S steps. */
+static long long steps_for(double distance, double ppw, double courant)
 {
-    return pt->state == 1 && phase_error_distance(pt->vp_error, p->budget_deg) >= p->distance;
+    return (long long)ceil(distance * ppw / courant - 1e-9);
+}
+
+/* Within the budget over the distance the steps actually cover, across the band. */
+static int passes(const struct sample *pt, const struct cost_problem *p, int tenths)
+{
+    if (pt->state != 1) return 0;
+    double ppw = tenths / 10.0, covered = steps_for(p->distance, ppw, pt->courant) * pt->courant / ppw;
+    return phase_error_distance(pt->band_error, p->budget_deg) >= covered;
 }
 
 int cost_resolution(const struct scheme *s, enum cost_weights weights, const struct cost_problem *p,
@@ -72,15 +101,15 @@ int cost_resolution(const struct scheme *s, enum cost_weights weights, const str
                      "%g degrees over %g wavelengths (at %g: %.3g degrees, Courant number %g): the scheme cannot "
                      "reach that accuracy at that Courant number",
                      s->name, COST_MAX_PPW, p->budget_deg, p->distance, COST_MAX_PPW,
-                     pt->state == 1 ? 360 * p->distance * fabs(pt->vp_error) : NAN, pt->courant);
+                     pt->state == 1 ? 360 * p->distance * pt->band_error : NAN, pt->courant);
             return -1;
         }
-        if (passes(evaluate(s, weights, t), p)) pass = t;
+        if (passes(evaluate(s, weights, t), p, t)) pass = t;
         else fail = t;
     }
     while (fail && pass - fail > 1) { /* fail < answer <= pass */
         int mid = (fail + pass) / 2;
-        if (passes(evaluate(s, weights, mid), p)) pass = mid;
+        if (passes(evaluate(s, weights, mid), p, mid)) pass = mid;
         else fail = mid;
     }
     const struct sample *pt = evaluate(s, weights, pass);
@@ -89,9 +118,9 @@ int cost_resolution(const struct scheme *s, enum cost_weights weights, const str
     memcpy(a->w, pt->w, sizeof a->w);
     memcpy(a->dir, pt->dir, sizeof a->dir);
     a->vp_error = pt->vp_error;
-    a->phase_deg = 360 * p->distance * fabs(pt->vp_error);
-    /* c dt = S Delta = S lambda / N: D lambda takes D N / S steps. */
-    a->steps = (long long)ceil(p->distance * a->ppw / a->courant - 1e-9);
+    a->steps = steps_for(p->distance, a->ppw, a->courant);
+    a->phase_deg = 360 * (double)a->steps * a->courant / a->ppw * fabs(pt->vp_error);
+    a->band_phase_deg = 360 * (double)a->steps * a->courant / a->ppw * pt->band_error;
     a->amplitude_left = pow(pt->amplitude, (double)a->steps);
     a->cells = 1;
     for (int d = 0; d < 3; d++) {

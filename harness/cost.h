@@ -46,16 +46,18 @@ struct cost_answer {
     double ppw;            /* N, cells per wavelength, a multiple of 0.1 */
     double dir[3];         /* the worst direction at N */
     double vp_error;       /* v_p/c - 1 there */
-    double phase_deg;      /* predicted phase error after the distance */
+    double phase_deg;      /* predicted phase error at N over the steps run (the distance, rounded up) */
+    double band_phase_deg; /* the largest from N to 2N: what the budget is held to */
     double amplitude_left; /* |z|^steps along that direction: below 1 only for S44 */
     int grid[3];           /* cells along each side */
     double cells;
     long long steps;       /* to cover the distance at this Courant number */
 };
 
-/* Finds the coarsest N (to 0.1) within the budget: a scan in 5% steps from 2 cells per
- * wavelength to COST_MAX_PPW, then bisection to 0.1 inside the first step that passes. 0, or -1
- * with why (no N up to the limit, with the error there). */
+/* Finds the coarsest N (to 0.1) within the budget, at N and at every resolution up to 2N (a
+ * wave's lower frequencies, in 10% steps): a scan in 5% steps from 2 cells per wavelength to
+ * COST_MAX_PPW, then bisection to 0.1 inside the first step that passes. 0, or -1 with why (no
+ * N up to the limit, with the error there). */
 int cost_resolution(const struct scheme *s, enum cost_weights weights, const struct cost_problem *p,
                     struct cost_answer *a, char *why, size_t n);
 

@@ -22,7 +22,8 @@ static const char usage[] =
     "\n"
     "What accuracy costs: for a domain of LX x LY x LZ wavelengths and a wave that travels D of\n"
     "them, each scheme's coarsest resolution N (cells per wavelength, to 0.1) whose phase error in\n"
-    "its worst direction stays within the budget after D wavelengths, at the scheme's Courant number\n"
+    "its worst direction stays within the budget after D wavelengths, also at every resolution up to\n"
+    "2N (a wave's lower frequencies), at the scheme's Courant number\n"
     "(that of fdtdbench dispersion: 0.5, S44 0.2); FV24, FV24-WB and S{2,2} twice: with the default\n"
     "design point's weights (N_d = 20) and with weights designed for N itself. Then the cells,\n"
     "steps, memory of a full step (every field on every time level, and the coefficient arrays)\n"
@@ -171,7 +172,7 @@ static void angles_of(const double d[3], double *theta, double *phi)
 
 static const char csv_header[] =
     "phase_budget_deg,distance_wavelengths,size_wavelengths,scheme,weights,courant,ppw,theta_deg,phi_deg,"
-    "worst_vp_error,phase_error_deg,amplitude_left,nx,ny,nz,cells,steps,bytes_per_cell,memory_bytes,fits,device,"
+    "worst_vp_error,phase_error_deg,band_phase_error_deg,amplitude_left,nx,ny,nz,cells,steps,bytes_per_cell,memory_bytes,fits,device,"
     "precision,coef,cells_per_s,time_s,time_vs_yee,memory_vs_yee,throughput_source";
 
 static void csv_row(const struct opts *o, const struct row *w)
@@ -179,10 +180,10 @@ static void csv_row(const struct opts *o, const struct row *w)
     const struct cost_answer *a = w->a;
     double t, ph;
     angles_of(a->dir, &t, &ph);
-    printf("%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.9f,%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,"
+    printf("%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.6g,%.9f,%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,"
            "%.4g,%.4g,%s\n",
            w->budget, o->p.distance, o->p.size[0], o->p.size[1], o->p.size[2], a->s->name, weights_label(a), a->courant,
-           a->ppw, t, ph, a->vp_error, a->phase_deg, a->amplitude_left, a->grid[0], a->grid[1], a->grid[2], a->cells,
+           a->ppw, t, ph, a->vp_error, a->phase_deg, a->band_phase_deg, a->amplitude_left, a->grid[0], a->grid[1], a->grid[2], a->cells,
            a->steps, w->bytes_per_cell, w->memory, w->fits < 0 ? "" : w->fits ? "1" : "0", device_names[o->device],
            precision_names[o->precision], coef_names[o->coef], w->t.cells_per_s, w->time_s, w->time_s / w->yee_time,
            w->memory / w->yee_memory, w->t.source);
@@ -334,7 +335,7 @@ int cmd_cost(int argc, char **argv)
     }
     if (!o.csv) {
         printf("\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the "
-               "budget after the distance, at the Courant number S; weights N_d=20: the default design point, "
+               "budget after the distance (phase), and at every resolution up to 2N, at the Courant number S; weights N_d=20: the default design point, "
                "N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: the step's arrays, halos not "
                "counted. Time: cells x steps / throughput.\nThroughput:\n");
         for (int i = 0; i < n; i++)

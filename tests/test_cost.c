@@ -1,0 +1,208 @@
+/* fdtdbench cost's model (harness/cost.c): the resolution search against the closed form and
+ * its own definition, steps, cells and memory, the throughput reader on synthetic rows, and the
+ * prediction checked by simulation: each scheme stepped at its chosen N (harness/simulate.c)
+ * on a periodic box with an eigenmode along its worst direction, for the predicted steps. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "cost.h"
+#include "design.h"
+#include "simulate.h"
+
+#define PI 3.14159265358979323846
+
+/* A small problem: a 2-wavelength cube, the diagonal, 10 degrees. */
+static struct cost_problem small(void)
+{
+    struct cost_problem p = {{2, 2, 2}, 2 * sqrt(3), 10};
+    return p;
+}
+
+/* Yee along the axis, closed form (SCHEMES.md section 4): v_p/c - 1 = 2 asin(S sin(pi/N)) / (S 2 pi/N) - 1. */
+static double yee_axial(double n, double s) { return 2 * asin(s * sin(PI / n)) / (s * 2 * PI / n) - 1; }
+
+/* Degrees over the distance the steps cover (steps rounded up). */
+static double covered_phase(const struct cost_problem *p, double vp, double ppw, double courant)
+{
+    return 360 * ceil(p->distance * ppw / courant - 1e-9) * courant / ppw * fabs(vp);
+}
+
+static void yee_matches_closed_form(void)
+{
+    struct cost_problem p = small();
+    struct cost_answer a;
+    char why[512];
+    if (cost_resolution(scheme_find("yee"), COST_DEFAULT_DESIGN, &p, &a, why, sizeof why)) {
+        CHECK(0, "%s", why);
+        return;
+    }
+    /* Yee's error shrinks as N grows, so the band's worst is at N. */
+    double at = covered_phase(&p, yee_axial(a.ppw, 0.5), a.ppw, 0.5);
+    double below = covered_phase(&p, yee_axial(a.ppw - 0.1, 0.5), a.ppw - 0.1, 0.5);
+    CHECK(a.courant == 0.5, "Yee's Courant number %g, expected 0.5", a.courant);
+    CHECK(at <= p.budget_deg && below > p.budget_deg, "N = %.1f: %.4f degrees there, %.4f at N - 0.1 (budget %g)",
+          a.ppw, at, below, p.budget_deg);
+    CHECK(fabs(a.phase_deg - at) < 1e-6 * at && a.band_phase_deg == a.phase_deg, "predicted %.8f (band %.8f), closed form %.8f",
+          a.phase_deg, a.band_phase_deg, at);
+    CHECK(a.steps == (long long)ceil(p.distance * a.ppw / 0.5), "steps %lld", a.steps);
+    CHECK(a.grid[0] == (int)ceil(2 * a.ppw) && a.cells == pow(a.grid[0], 3), "grid %d, cells %g", a.grid[0], a.cells);
+}
+
+/* Every scheme and weighting: within the budget from N to 2N, over it somewhere from N - 0.1 to
+ * 2(N - 0.1), with the weights rule of the answer. */
+static void coarsest_within_budget(void)
+{
+    struct cost_problem p = small();
+    for (int i = 0; i < scheme_count(); i++)
+        for (int wt = 0; wt < 2; wt++) {
+            const struct scheme *s = scheme_at(i);
+            struct cost_answer a;
+            char why[512];
+            if (wt && s->weights == WEIGHTS_FIXED) continue;
+            if (cost_resolution(s, (enum cost_weights)wt, &p, &a, why, sizeof why)) {
+                CHECK(0, "%s: %s", s->name, why);
+                continue;
+            }
+            CHECK(a.phase_deg <= a.band_phase_deg && a.band_phase_deg <= p.budget_deg,
+                  "%s: %.4f degrees at N, %.4f over the band, budget %g", s->name, a.phase_deg, a.band_phase_deg,
+                  p.budget_deg);
+            double w[MAX_GROUPS], d[3], vp, amp, below = a.ppw - 0.1, worst = 0;
+            if (below < 2) continue;
+            if (scheme_weights(s, wt ? below : DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, sizeof why)) continue;
+            double courant = default_courant(s, w, DEFAULT_DESIGN_COURANT);
+            if (wt && courant != DEFAULT_DESIGN_COURANT && scheme_weights(s, below, courant, w, why, sizeof why)) continue;
+            int unstable = 0;
+            for (int j = 0; j < 8 && !unstable; j++) {
+                unstable = worst_direction_error(s, w, below * pow(1.1, j), courant, d, &vp, &amp, why, sizeof why);
+                worst = fmax(worst, fabs(vp));
+            }
+            CHECK(unstable || covered_phase(&p, worst, below, courant) > p.budget_deg,
+                  "%s (weights %d): N - 0.1 = %.1f is within the budget too", s->name, wt, below);
+        }
+}
+
+static void memory_per_cell(void)
+{
+    const struct scheme *yee = scheme_find("yee"), *s44 = scheme_find("s44"), *fv24 = scheme_find("fv24");
+    /* Yee: 6 fields + 6 x (Da, Db); S44: 6 x 4 levels + 6 x (4 Da + 2 Db); FV24: 6 + 6 x (1 + 4). */
+    CHECK(step_bytes_per_cell(yee, F32, COEF_ARRAY) == 72, "Yee f32 array");
+    CHECK(step_bytes_per_cell(yee, F32, COEF_UNIFORM) == 24, "Yee f32 uniform");
+    CHECK(step_bytes_per_cell(s44, F32, COEF_ARRAY) == 240, "S44 f32 array");
+    CHECK(step_bytes_per_cell(s44, F64, COEF_UNIFORM) == 192, "S44 f64 uniform");
+    CHECK(step_bytes_per_cell(fv24, F32, COEF_ARRAY) == 144, "FV24 f32 array");
+}
+
+static void unreachable_budget(void)
+{
+    struct cost_problem p = {{1000, 1000, 1000}, 1000, 1e-6};
+    struct cost_answer a;
+    char why[512] = "";
+    CHECK(cost_resolution(scheme_find("yee"), COST_DEFAULT_DESIGN, &p, &a, why, sizeof why) == -1 &&
+              strstr(why, "cannot reach that accuracy"),
+          "expected a refusal, got '%s'", why);
+}
+
+static void reader(void)
+{
+    const char *dir = "tests/data/step-results", *m = "cpu-synthetic-step";
+    const struct scheme *yee = scheme_find("yee"), *fv24 = scheme_find("fv24");
+    struct throughput t;
+    /* near 300^3: the newer file's 2.5e8 beats the older day's 2.0e8 (fused) and 1.5e8 */
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 2.5e7, &t) == 0 && t.cells_per_s == 2.5e8,
+          "Yee near 300^3: %g", t.cells_per_s);
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 1.2e6, &t) == 0 && t.cells_per_s == 1e8,
+          "Yee near 100^3: %g", t.cells_per_s);
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 1e6, &t) == 0 && t.cells_per_s == 5e7,
+          "Yee f64: %g", t.cells_per_s);
+    CHECK(cost_throughput_from_results(dir, m, fv24, DEV_CPU, F32, COEF_ARRAY, 1e6, &t) == 0 && t.cells_per_s == 8e7,
+          "FV24 (not the 'other' table's row): %g", t.cells_per_s);
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_GPU, F32, COEF_ARRAY, 1e6, &t) == -1, "no GPU rows");
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_UNIFORM, 1e6, &t) == -1, "no uniform rows");
+    CHECK(cost_throughput_from_results(dir, "absent", yee, DEV_CPU, F32, COEF_ARRAY, 1e6, &t) == -1, "no folder");
+}
+
+/* Box side n and mode number m along one axis with m/n (cycles per cell) at most `want` and as
+ * close as a box of at most 48 cells allows: the mode is then no coarser than N. */
+static void axis_mode(double want, int *m, int *n)
+{
+    *m = 0, *n = 4;
+    if (want < 1e-3) return;
+    double best = -1;
+    for (int mm = 1; mm <= 8; mm++) {
+        int nn = (int)ceil(mm / want - 1e-9);
+        if (nn > 48) break;
+        double r = mm / (nn * want);
+        if (r > best) best = r, *m = mm, *n = nn;
+        if (r > 0.997) break;
+    }
+}
+
+/* The simulation check, for every scheme and weighting on the small problem: the phase error
+ * the kernels accumulate over the predicted steps is within the budget and within 10% of the
+ * prediction, the cost's own where the box holds the worst direction at N exactly, else that
+ * for the mode run (weights designed for N are exact in three directions at N, so their small
+ * error there changes fast with the mode); for S44 the amplitude loss too. */
+static void simulation_agrees(void)
+{
+    struct cost_problem p = small();
+    for (int i = 0; i < scheme_count(); i++)
+        for (int wt = 0; wt < 2; wt++) {
+            const struct scheme *s = scheme_at(i);
+            struct cost_answer a;
+            char why[512];
+            if (wt && s->weights == WEIGHTS_FIXED) continue;
+            if (cost_resolution(s, (enum cost_weights)wt, &p, &a, why, sizeof why)) {
+                CHECK(0, "%s: %s", s->name, why);
+                continue;
+            }
+            struct sim_config c = {cpu_backend(), s, a.w, F64, COEF_UNIFORM, "plain", {0, 0, 0}, {0, 0, 0}, a.courant};
+            int mode[3];
+            double k2 = 0;
+            for (int d = 0; d < 3; d++) {
+                axis_mode(fabs(a.dir[d]) / a.ppw, &mode[d], &c.grid[d]);
+                k2 += pow(2 * PI * mode[d] / c.grid[d], 2);
+            }
+            /* the analysis for the mode simulated: the worst direction and N where the box allows
+             * them exactly (axes, diagonals), else within 0.3% per component */
+            double kk[3], dd[3], vp, am, ppw = 2 * PI / sqrt(k2), theta, amp;
+            for (int d = 0; d < 3; d++) kk[d] = 2 * PI * mode[d] / c.grid[d], dd[d] = kk[d] / sqrt(k2);
+            if (phase_velocity_error(s, a.w, dd, ppw, a.courant, &vp, &am, why, sizeof why)) {
+                CHECK(0, "%s: %s", s->name, why);
+                continue;
+            }
+            double predicted = 360 * (double)a.steps * a.courant / ppw * fabs(vp);
+            int exact = fabs(ppw - a.ppw) < 1e-9 * a.ppw;
+            for (int d = 0; d < 3; d++) exact &= fabs(dd[d] - fabs(a.dir[d])) < 1e-6;
+            if (sim_mode(&c, mode, (int)a.steps, &theta, &amp, why, sizeof why)) {
+                CHECK(0, "%s: %s", s->name, why);
+                continue;
+            }
+            /* exact phase per step: |k| c dt / Delta = |k| S */
+            double measured = fabs(sqrt(k2) * a.courant - theta) * (double)a.steps * 180 / PI;
+            printf("  %-7s %s N %5.1f, S %.2g, %lld steps, mode (%d,%d,%d) on %dx%dx%d (N %.3f): %.4f degrees "
+                   "measured, %.4f predicted for this mode, %.4f at N (%.4f up to 2N)\n",
+                   s->name, wt ? "N_d=N " : "N_d=20", a.ppw, a.courant, a.steps, mode[0], mode[1], mode[2], c.grid[0],
+                   c.grid[1], c.grid[2], ppw, measured, predicted, a.phase_deg, a.band_phase_deg);
+            CHECK(measured <= p.budget_deg, "%s: %.4f degrees measured, over the %g budget", s->name, measured,
+                  p.budget_deg);
+            CHECK(fabs(measured - predicted) <= 0.1 * predicted, "%s: %.4f degrees measured, %.4f predicted",
+                  s->name, measured, predicted);
+            CHECK(!exact || fabs(measured - a.phase_deg) <= 0.1 * a.phase_deg,
+                  "%s: %.4f degrees measured, the cost predicted %.4f", s->name, measured, a.phase_deg);
+            double loss = 1 - pow(amp, (double)a.steps), want = 1 - a.amplitude_left;
+            CHECK(fabs(loss - want) <= 0.1 * want + 1e-9, "%s: amplitude lost %.3g measured, %.3g predicted", s->name,
+                  loss, want);
+        }
+}
+
+int main(void)
+{
+    RUN(yee_matches_closed_form);
+    RUN(coarsest_within_budget);
+    RUN(memory_per_cell);
+    RUN(unreachable_budget);
+    RUN(reader);
+    RUN(simulation_agrees);
+    return TEST_SUMMARY();
+}
