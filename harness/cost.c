@@ -203,7 +203,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                 best_score = score, best_rate = rate;
                 snprintf(best_date, sizeof best_date, "%s", date);
                 t->cells_per_s = rate;
-                snprintf(t->source, sizeof t->source, "%s table of %.200s, grid %sx%sx%s, %s", STEP_TABLE, path,
+                snprintf(t->source, sizeof t->source, "%s table of %.200s: grid %sx%sx%s; %s", STEP_TABLE, path,
                          fields[at[C_NX]], fields[at[C_NY]], fields[at[C_NZ]], date);
             }
         }

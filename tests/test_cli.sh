@@ -46,7 +46,17 @@ expect_error "unknown option" "unknown option '--speed'" run --speed 11
 expect_error "sweep bad grid in list" "each size must be" sweep --grids 64,2 --results "$tmp/results"
 expect_error "sweep grid over memory" "no measurement succeeded" sweep --grids 100000 --schemes yee --results "$tmp/results"
 expect_error "list bad option" "unknown option" list --fancy
-for cmd in list run sweep bench probe dispersion tune report; do
+S="--results tests/data/step-results --machine cpu-synthetic-step"
+expect_error "cost budget 0" "--phase-error: '0' is not a number of degrees above 0 and below 180" cost --size 10 --phase-error 0 $S
+expect_error "cost budget 180" "--phase-error: '180'" cost --size 10 --phase-error 180 $S
+expect_error "cost budget in a list" "--phase-error: '-1'" cost --size 10 --phase-error 5,-1 $S
+expect_error "cost size 0" "--size: '0' is not L or LXxLYxLZ" cost --size 0 $S
+expect_error "cost size malformed" "--size: '10x10'" cost --size 10x10 $S
+expect_error "cost no size" "give --size" cost $S
+expect_error "cost distance 0" "--distance: '0' is not a number of wavelengths above 0" cost --size 10 --distance 0 $S
+expect_error "cost unreachable" "yee: no resolution up to 1000 cells per wavelength .* cannot reach that accuracy" cost --size 100 --phase-error 0.001 $S
+expect_error "cost no throughput" "no full-step throughput for yee on the cpu (f32, uniform) .* give --measure" cost --size 10 --coef uniform $S
+for cmd in list run sweep bench probe dispersion cost tune report; do
     if "$B" $cmd --help 2>&1 | grep -q "usage: fdtdbench $cmd"; then ok "$cmd --help"; else bad "$cmd --help"; fi
 done
 # The GPU path on a machine without one says why, in one line.
@@ -57,6 +67,13 @@ elif grep -q "^fdtdbench: the gpu is not usable: " "$tmp/err" && [ "$(wc -l <"$t
     ok "gpu refused without a GPU"
 else
     bad "gpu refused without a GPU: $(cat "$tmp/err")"
+fi
+# cost answers from committed full-step rows: one row per scheme and weighting, Yee's ratio 1.
+if "$B" cost --size 2 --csv $S >"$tmp/cost.csv" 2>"$tmp/err" && [ "$(wc -l <"$tmp/cost.csv")" -eq 9 ] &&
+    grep -q '^10,.*,yee,spec,0.5,12.5,.*,1e+08,.*,1,1,step table of [^,]*$' "$tmp/cost.csv"; then
+    ok "cost from step rows"
+else
+    bad "cost from step rows: $(head -n 3 "$tmp/cost.csv" "$tmp/err")"
 fi
 # Table 1 through the CLI, for hx.
 "$B" list --csv --component hx >"$tmp/list"
