@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cost.h"
 #include "measure.h"
 #include "paper.h"
 #include "session.h"
@@ -231,6 +232,7 @@ static int run_device(enum device d, const char *dir, int reps, int quick)
     else bench_gpu(b);
     int rc = results_close(&b->rf) || write_markdown(b) ? 1 : 0;
     markdown(b, stdout);
+    cost_bench(&b->s, dir);
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
     free(b);
     return rc;

@@ -78,4 +78,10 @@ struct throughput {
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
                                  int precision, int coef, double cells, struct throughput *t);
 
+/* For fdtdbench bench (cost_cmd.c): Markdown tables on stdout of the two standard problems, a
+ * 10-wavelength cube at 10 degrees and a 50-wavelength cube at 1 degree, on the session's device
+ * (f32, array coefficients), with throughput from its committed full-step rows, else measured. */
+struct session;
+void cost_bench(struct session *s, const char *results_dir);
+
 #endif

@@ -50,7 +50,9 @@ struct opts {
     struct cost_problem p;   /* budget_deg: the first of budgets */
     double budgets[MAX_BUDGETS];
     int nbudgets, distance_given;
-    int device, precision, coef, csv, measure;
+    int device, precision, coef;
+    enum { TEXT, CSV, MARKDOWN } format;
+    enum { FROM_RESULTS, MEASURE, RESULTS_ELSE_MEASURE } source;
     const struct scheme *only[MAX_SCHEMES];
     int nonly;
     const char *machine, *results;
@@ -130,14 +132,14 @@ static void throughput_of(const struct opts *o, struct session *se, const char *
                           const struct cost_answer *a, struct throughput *out)
 {
     char why[512];
-    if (!o->measure) {
-        if (cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision, o->coef, a->cells, out))
-            cli_error("cost: no full-step throughput for %s on the %s (%s, %s) under %s/%s: run fdtdbench step, or "
-                      "give --measure",
-                      a->s->name, device_names[o->device], precision_names[o->precision], coef_names[o->coef],
-                      o->results, machine);
+    if (o->source != MEASURE &&
+        !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision, o->coef, a->cells, out))
         return;
-    }
+    if (o->source == FROM_RESULTS)
+        cli_error("cost: no full-step throughput for %s on the %s (%s, %s) under %s/%s: run fdtdbench step, or "
+                  "give --measure",
+                  a->s->name, device_names[o->device], precision_names[o->precision], coef_names[o->coef], o->results,
+                  machine);
     int i = 0;
     while (i < r->n && r->s[i] != a->s) i++;
     if (i == r->n) {
@@ -230,6 +232,111 @@ static void text_row(const struct opts *o, const struct row *w, double memory_by
 
 /* ---- the command ----------------------------------------------------------------------- */
 
+static void markdown_header(const struct opts *o, double budget, const char *memory_note)
+{
+    printf("\n#### %gx%gx%g wavelengths, %g degrees over %.4g wavelengths%s (%s, %s, %s coefficients%s)\n\n",
+           o->p.size[0], o->p.size[1], o->p.size[2], budget, o->p.distance, o->distance_given ? "" : ", the diagonal",
+           device_names[o->device], precision_names[o->precision], coef_names[o->coef], memory_note);
+    printf("| scheme | weights | S | N | phase error (up to 2N) | cells | steps | bytes/cell | memory | predicted time "
+           "| time / Yee | memory / Yee | fits |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+}
+
+static void markdown_row(const struct opts *o, const struct row *w)
+{
+    const struct cost_answer *a = w->a;
+    char tb[32];
+    printf("| %s | %s | %g | %.1f | %.3g° (%.3g°) | %.3g | %lld | %g | %.3g GB | %s | %.3g | %.3g | %s |\n", a->s->title,
+           weights_label(a), a->courant, a->ppw, a->phase_deg, a->band_phase_deg, a->cells, a->steps,
+           w->bytes_per_cell, w->memory / 1e9, human_time(w->time_s, tb, sizeof tb), w->time_s / w->yee_time,
+           w->memory / w->yee_memory, w->fits < 0 ? "?" : w->fits ? "yes" : "**no**");
+    (void)o;
+}
+
+/* The paper's kind of claim, "FV24 goes k times farther than Yee for the same error": at Yee's
+ * N for this problem and S = 0.5, the ratio of the distances over which each accumulates the
+ * same phase error in its worst direction (FV24 at the default design point). */
+static void farther(const struct cost_answer *yee)
+{
+    const struct scheme *fv24 = scheme_find("fv24");
+    double w[MAX_GROUPS], d[3], vp, amp;
+    char err[256];
+    if (!fv24 || scheme_weights(fv24, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, err, sizeof err) ||
+        worst_direction_error(fv24, w, yee->ppw, yee->courant, d, &vp, &amp, err, sizeof err))
+        return;
+    printf("\nSame error, same grid: at Yee's N = %.1f and S = %g, FV24 (N_d = 20) accumulates a given phase error "
+           "in its worst direction over %.3g times Yee's distance (|v_p/c - 1| %.3g against %.3g).\n",
+           yee->ppw, yee->courant, fabs(yee->vp_error / vp), fabs(vp), fabs(yee->vp_error));
+}
+
+/* Every row of o's problem, budget by budget: the answers first (bad input and unreachable
+ * budgets end before any output), then throughput, memory and time, then the table. se may be
+ * NULL where no device is open (then only committed results serve). */
+static void report(const struct opts *o, struct session *se, const char *machine, double memory)
+{
+    /* The answers first: bad input and unreachable budgets end before any output. */
+    static struct cost_answer ans[MAX_ANSWERS];
+    static struct row rows[MAX_ANSWERS];
+    int n = 0;
+    const struct scheme *yee = scheme_find("yee");
+    if (!yee) cli_error("cost: no Yee scheme built in (the reference)");
+    for (int b = 0; b < o->nbudgets; b++) {
+        struct cost_problem p = o->p;
+        p.budget_deg = o->budgets[b];
+        int yee_at = n;
+        char why[512];
+        for (int i = -1; i < scheme_count(); i++) {
+            const struct scheme *s = i < 0 ? yee : scheme_at(i);
+            if (i >= 0 && (s == yee || !wanted(o, s))) continue;
+            for (int wgt = 0; wgt < (s->weights == WEIGHTS_DESIGNED ? 2 : 1); wgt++) {
+                if (n == MAX_ANSWERS) cli_error("cost: too many rows");
+                if (cost_resolution(s, (enum cost_weights)wgt, &p, &ans[n], why, sizeof why)) cli_error("%s", why);
+                rows[n].a = &ans[n], rows[n].yee = &ans[yee_at], rows[n].budget = p.budget_deg;
+                n++;
+            }
+        }
+    }
+
+    struct rates rates = {.n = 0};
+    for (int i = 0; i < n; i++) {
+        struct row *w = &rows[i];
+        throughput_of(o, se, machine, &rates, w->a, &w->t);
+        w->bytes_per_cell = step_bytes_per_cell(w->a->s, o->precision, o->coef);
+        w->memory = w->a->cells * w->bytes_per_cell;
+        w->time_s = w->a->cells * (double)w->a->steps / w->t.cells_per_s;
+        w->fits = memory > 0 ? memory_fits(w->memory, (size_t)memory) : -1;
+    }
+    for (int i = 0; i < n; i++) { /* Yee's row of the same budget is the reference */
+        const struct row *y = &rows[rows[i].yee - ans];
+        rows[i].yee_time = y->time_s, rows[i].yee_memory = y->memory;
+    }
+
+    char note[160] = "";
+    if (!(memory > 0)) snprintf(note, sizeof note, "; device memory unknown (give --memory GB)");
+    if (o->format == CSV) puts(csv_header);
+    for (int i = 0; i < n; i++) {
+        int first = i == 0 || rows[i].budget != rows[i - 1].budget;
+        if (o->format == CSV) {
+            csv_row(o, &rows[i]);
+            continue;
+        }
+        if (first && o->format == MARKDOWN) markdown_header(o, rows[i].budget, note);
+        if (first && o->format == TEXT) text_header(o, rows[i].budget, note);
+        if (o->format == MARKDOWN) markdown_row(o, &rows[i]);
+        else text_row(o, &rows[i], memory);
+        if ((i + 1 == n || rows[i + 1].budget != rows[i].budget)) farther(rows[i].yee);
+    }
+    if (o->format == CSV) return;
+    printf("\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the budget "
+           "after the distance (phase: at N), and at every resolution up to 2N, at the Courant number S. Weights "
+           "N_d=20: the default design point; N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: "
+           "the step's arrays, halos not counted. Time: cells x steps / full-step throughput:\n\n");
+    for (int i = 0; i < n; i++)
+        if ((i == 0 || rows[i].a->s != rows[i - 1].a->s) && rows[i].a->weights == COST_DEFAULT_DESIGN &&
+            rows[i].budget == rows[0].budget)
+            printf("%s%-8s %.4g Mcells/s: %s\n", o->format == MARKDOWN ? "- " : "  ", rows[i].a->s->title,
+                   rows[i].t.cells_per_s / 1e6, rows[i].t.source);
+}
+
 int cmd_cost(int argc, char **argv)
 {
     struct opts o = {.p = {{0, 0, 0}, 0, 10}, .results = "results"};
@@ -240,8 +347,8 @@ int cmd_cost(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         }
-        if (!strcmp(a, "--csv")) o.csv = 1;
-        else if (!strcmp(a, "--measure")) o.measure = 1;
+        if (!strcmp(a, "--csv")) o.format = CSV;
+        else if (!strcmp(a, "--measure")) o.source = MEASURE;
         else if (!strcmp(a, "--size")) parse_size(cli_value(argc, argv, &i), o.p.size);
         else if (!strcmp(a, "--distance")) {
             const char *v = cli_value(argc, argv, &i);
@@ -273,76 +380,30 @@ int cmd_cost(int argc, char **argv)
     if (!o.distance_given)
         o.p.distance = sqrt(o.p.size[0] * o.p.size[0] + o.p.size[1] * o.p.size[1] + o.p.size[2] * o.p.size[2]);
 
-    /* The answers first: bad input and unreachable budgets end before any output. */
-    static struct cost_answer ans[MAX_ANSWERS];
-    static struct row rows[MAX_ANSWERS];
-    int n = 0;
-    const struct scheme *yee = scheme_find("yee");
-    if (!yee) cli_error("cost: no Yee scheme built in (the reference)");
-    for (int b = 0; b < o.nbudgets; b++) {
-        struct cost_problem p = o.p;
-        p.budget_deg = o.budgets[b];
-        int yee_at = n;
-        char why[512];
-        for (int i = -1; i < scheme_count(); i++) {
-            const struct scheme *s = i < 0 ? yee : scheme_at(i);
-            if (i >= 0 && (s == yee || !wanted(&o, s))) continue;
-            for (int wgt = 0; wgt < (s->weights == WEIGHTS_DESIGNED ? 2 : 1); wgt++) {
-                if (n == MAX_ANSWERS) cli_error("cost: too many rows");
-                if (cost_resolution(s, (enum cost_weights)wgt, &p, &ans[n], why, sizeof why)) cli_error("%s", why);
-                rows[n].a = &ans[n], rows[n].yee = &ans[yee_at], rows[n].budget = p.budget_deg;
-                n++;
-            }
-        }
-    }
-
     /* The device: its memory, and its results folder. */
     struct session se;
     int have_device = 0;
     double memory = o.memory_gb * 1e9;
     char dev_why[256];
-    if (o.measure || !o.machine) session_open(&se, o.device), have_device = 1; /* ends if not usable */
+    if (o.source == MEASURE || !o.machine) session_open(&se, o.device), have_device = 1; /* ends if not usable */
     else if ((o.device == DEV_CPU ? cpu_backend() : gpu_backend())->available(dev_why, sizeof dev_why)) {
         session_open(&se, o.device), have_device = 1;
     }
     if (!(memory > 0) && have_device) memory = (double)se.desc.memory_bytes;
-    const char *machine = o.machine ? o.machine : se.slug;
 
-    struct rates rates = {.n = 0};
-    for (int i = 0; i < n; i++) {
-        struct row *w = &rows[i];
-        throughput_of(&o, &se, machine, &rates, w->a, &w->t);
-        w->bytes_per_cell = step_bytes_per_cell(w->a->s, o.precision, o.coef);
-        w->memory = w->a->cells * w->bytes_per_cell;
-        w->time_s = w->a->cells * (double)w->a->steps / w->t.cells_per_s;
-        w->fits = memory > 0 ? memory_fits(w->memory, (size_t)memory) : -1;
-    }
-    for (int i = 0; i < n; i++) { /* Yee's row of the same budget is the reference */
-        const struct row *y = &rows[rows[i].yee - ans];
-        rows[i].yee_time = y->time_s, rows[i].yee_memory = y->memory;
-    }
-
-    if (o.csv) puts(csv_header);
-    char note[160] = "";
-    if (!(memory > 0)) snprintf(note, sizeof note, "; device memory unknown (give --memory GB)");
-    for (int i = 0; i < n; i++) {
-        if (o.csv) {
-            csv_row(&o, &rows[i]);
-            continue;
-        }
-        if (i == 0 || rows[i].budget != rows[i - 1].budget) text_header(&o, rows[i].budget, note);
-        text_row(&o, &rows[i], memory);
-    }
-    if (!o.csv) {
-        printf("\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the "
-               "budget after the distance (phase), and at every resolution up to 2N, at the Courant number S; weights N_d=20: the default design point, "
-               "N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: the step's arrays, halos not "
-               "counted. Time: cells x steps / throughput.\nThroughput:\n");
-        for (int i = 0; i < n; i++)
-            if (i == 0 || rows[i].a->s != rows[i - 1].a->s)
-                if (rows[i].a->weights == COST_DEFAULT_DESIGN && rows[i].budget == rows[0].budget)
-                    printf("  %-8s %.4g Mcells/s: %s\n", rows[i].a->s->title, rows[i].t.cells_per_s / 1e6,
-                           rows[i].t.source);
-    }
+    report(&o, have_device ? &se : NULL, o.machine ? o.machine : se.slug, memory);
     return 0;
+}
+
+void cost_bench(struct session *se, const char *results_dir)
+{
+    static const struct { double size, budget; } problems[] = {{10, 10}, {50, 1}};
+    printf("\n## What accuracy costs on the %s (fdtdbench cost)\n", device_names[se->device]);
+    for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
+        double l = problems[i].size;
+        struct opts o = {.p = {{l, l, l}, sqrt(3) * l, problems[i].budget}, .budgets = {problems[i].budget},
+                         .nbudgets = 1, .device = se->device, .format = MARKDOWN, .source = RESULTS_ELSE_MEASURE,
+                         .results = results_dir};
+        report(&o, se, se->slug, (double)se->desc.memory_bytes);
+    }
 }
