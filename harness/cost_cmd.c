@@ -18,7 +18,7 @@ static const char usage[] =
     "usage: fdtdbench cost --size LX[xLYxLZ] [--distance D] [--phase-error DEG[,DEG...]]\n"
     "                      [--device cpu|gpu] [--precision f32|f64] [--coef array|uniform]\n"
     "                      [--scheme S[,S...]] [--measure] [--machine NAME] [--results DIR]\n"
-    "                      [--memory GB] [--csv]\n"
+    "                      [--memory GB] [--csv] [--save]\n"
     "\n"
     "What accuracy costs: for a domain of LX x LY x LZ wavelengths and a wave that travels D of\n"
     "them, each scheme's coarsest resolution N (cells per wavelength, to 0.1) whose phase error in\n"
@@ -41,6 +41,8 @@ static const char usage[] =
     "  --results DIR       where the results folders are (results)\n"
     "  --memory GB         the device's memory (default: as the device reports it)\n"
     "  --csv               comma-separated values with a header line\n"
+    "  --save              the CSV into RESULTS/<machine>/cost/cost-<date>.csv (never over an\n"
+    "                      earlier file), where make plots finds it for the figure\n"
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
     "same scheme, precision and storage, at the grid nearest the problem's; else --measure.\n";
 
@@ -49,7 +51,7 @@ enum { MAX_BUDGETS = 64, MAX_SCHEMES = 32, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEM
 struct opts {
     struct cost_problem p;   /* budget_deg: the first of budgets */
     double budgets[MAX_BUDGETS];
-    int nbudgets, distance_given;
+    int nbudgets, distance_given, save;
     int device, precision, coef;
     enum { TEXT, CSV, MARKDOWN } format;
     enum { FROM_RESULTS, MEASURE, RESULTS_ELSE_MEASURE } source;
@@ -153,6 +155,8 @@ static void throughput_of(const struct opts *o, struct session *se, const char *
 
 /* ---- output ---------------------------------------------------------------------------- */
 
+static FILE *out; /* stdout, or the file --save writes */
+
 struct row {
     const struct cost_answer *a, *yee;
     double budget, bytes_per_cell, memory, time_s, yee_time, yee_memory;
@@ -182,7 +186,7 @@ static void csv_row(const struct opts *o, const struct row *w)
     const struct cost_answer *a = w->a;
     double t, ph;
     angles_of(a->dir, &t, &ph);
-    printf("%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.6g,%.9f,%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,"
+    fprintf(out, "%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.6g,%.9f,%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,"
            "%.4g,%.4g,%s\n",
            w->budget, o->p.distance, o->p.size[0], o->p.size[1], o->p.size[2], a->s->name, weights_label(a), a->courant,
            a->ppw, t, ph, a->vp_error, a->phase_deg, a->band_phase_deg, a->amplitude_left, a->grid[0], a->grid[1], a->grid[2], a->cells,
@@ -203,11 +207,11 @@ static const char *human_time(double s, char *buf, size_t n)
 
 static void text_header(const struct opts *o, double budget, const char *memory_note)
 {
-    printf("\nProblem: %gx%gx%g wavelengths, distance %.4g wavelengths%s, worst-direction phase-error budget %g "
+    fprintf(out, "\nProblem: %gx%gx%g wavelengths, distance %.4g wavelengths%s, worst-direction phase-error budget %g "
            "degrees; %s, %s, %s coefficients%s\n",
            o->p.size[0], o->p.size[1], o->p.size[2], o->p.distance, o->distance_given ? "" : " (the diagonal)", budget,
            device_names[o->device], precision_names[o->precision], coef_names[o->coef], memory_note);
-    printf("%-8s %-7s %5s %7s %13s %9s %10s %9s %8s %6s %10s %10s %9s %8s  %s\n", "scheme", "weights", "S", "N",
+    fprintf(out, "%-8s %-7s %5s %7s %13s %9s %10s %9s %8s %6s %10s %10s %9s %8s  %s\n", "scheme", "weights", "S", "N",
            "worst th,ph", "phase", "amplitude", "cells", "steps", "B/cell", "memory", "time", "time/Yee", "mem/Yee",
            "fits");
 }
@@ -224,7 +228,7 @@ static void text_row(const struct opts *o, const struct row *w, double memory_by
     else
         snprintf(fits, sizeof fits, "NO: needs %.3g GB, over 80%% of the %s's %.3g GB", w->memory / 1e9,
                  device_names[o->device], memory_bytes / 1e9);
-    printf("%-8s %-7s %5g %7.1f %13s %8.3g° %10.6g %9.3g %8lld %6g %7.3g GB %10s %9.3g %8.3g  %s\n", a->s->title,
+    fprintf(out, "%-8s %-7s %5g %7.1f %13s %8.3g° %10.6g %9.3g %8lld %6g %7.3g GB %10s %9.3g %8.3g  %s\n", a->s->title,
            weights_label(a), a->courant, a->ppw, dir, a->phase_deg, a->amplitude_left, a->cells, a->steps,
            w->bytes_per_cell, w->memory / 1e9, human_time(w->time_s, tb, sizeof tb), w->time_s / w->yee_time,
            w->memory / w->yee_memory, fits);
@@ -234,10 +238,10 @@ static void text_row(const struct opts *o, const struct row *w, double memory_by
 
 static void markdown_header(const struct opts *o, double budget, const char *memory_note)
 {
-    printf("\n#### %gx%gx%g wavelengths, %g degrees over %.4g wavelengths%s (%s, %s, %s coefficients%s)\n\n",
+    fprintf(out, "\n#### %gx%gx%g wavelengths, %g degrees over %.4g wavelengths%s (%s, %s, %s coefficients%s)\n\n",
            o->p.size[0], o->p.size[1], o->p.size[2], budget, o->p.distance, o->distance_given ? "" : ", the diagonal",
            device_names[o->device], precision_names[o->precision], coef_names[o->coef], memory_note);
-    printf("| scheme | weights | S | N | phase error (up to 2N) | cells | steps | bytes/cell | memory | predicted time "
+    fprintf(out, "| scheme | weights | S | N | phase error (up to 2N) | cells | steps | bytes/cell | memory | predicted time "
            "| time / Yee | memory / Yee | fits |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
@@ -245,7 +249,7 @@ static void markdown_row(const struct opts *o, const struct row *w)
 {
     const struct cost_answer *a = w->a;
     char tb[32];
-    printf("| %s | %s | %g | %.1f | %.3g° (%.3g°) | %.3g | %lld | %g | %.3g GB | %s | %.3g | %.3g | %s |\n", a->s->title,
+    fprintf(out, "| %s | %s | %g | %.1f | %.3g° (%.3g°) | %.3g | %lld | %g | %.3g GB | %s | %.3g | %.3g | %s |\n", a->s->title,
            weights_label(a), a->courant, a->ppw, a->phase_deg, a->band_phase_deg, a->cells, a->steps,
            w->bytes_per_cell, w->memory / 1e9, human_time(w->time_s, tb, sizeof tb), w->time_s / w->yee_time,
            w->memory / w->yee_memory, w->fits < 0 ? "?" : w->fits ? "yes" : "**no**");
@@ -263,16 +267,17 @@ static void farther(const struct cost_answer *yee)
     if (!fv24 || scheme_weights(fv24, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, err, sizeof err) ||
         worst_direction_error(fv24, w, yee->ppw, yee->courant, d, &vp, &amp, err, sizeof err))
         return;
-    printf("\nSame error, same grid: at Yee's N = %.1f and S = %g, FV24 (N_d = 20) accumulates a given phase error "
+    fprintf(out, "\nSame error, same grid: at Yee's N = %.1f and S = %g, FV24 (N_d = 20) accumulates a given phase error "
            "in its worst direction over %.3g times Yee's distance (|v_p/c - 1| %.3g against %.3g).\n",
            yee->ppw, yee->courant, fabs(yee->vp_error / vp), fabs(vp), fabs(yee->vp_error));
 }
 
 /* Every row of o's problem, budget by budget: the answers first (bad input and unreachable
  * budgets end before any output), then throughput, memory and time, then the table. se may be
- * NULL where no device is open (then only committed results serve). */
-static void report(const struct opts *o, struct session *se, const char *machine, double memory)
+ * NULL where no device is open (then only committed results serve). Output to f. */
+static void report(const struct opts *o, struct session *se, const char *machine, double memory, FILE *f)
 {
+    out = f;
     /* The answers first: bad input and unreachable budgets end before any output. */
     static struct cost_answer ans[MAX_ANSWERS];
     static struct row rows[MAX_ANSWERS];
@@ -312,7 +317,7 @@ static void report(const struct opts *o, struct session *se, const char *machine
 
     char note[160] = "";
     if (!(memory > 0)) snprintf(note, sizeof note, "; device memory unknown (give --memory GB)");
-    if (o->format == CSV) puts(csv_header);
+    if (o->format == CSV) fprintf(out, "%s\n", csv_header);
     for (int i = 0; i < n; i++) {
         int first = i == 0 || rows[i].budget != rows[i - 1].budget;
         if (o->format == CSV) {
@@ -326,14 +331,14 @@ static void report(const struct opts *o, struct session *se, const char *machine
         if ((i + 1 == n || rows[i + 1].budget != rows[i].budget)) farther(rows[i].yee);
     }
     if (o->format == CSV) return;
-    printf("\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the budget "
+    fprintf(out, "\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the budget "
            "after the distance (phase: at N), and at every resolution up to 2N, at the Courant number S. Weights "
            "N_d=20: the default design point; N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: "
            "the step's arrays, halos not counted. Time: cells x steps / full-step throughput:\n\n");
     for (int i = 0; i < n; i++)
         if ((i == 0 || rows[i].a->s != rows[i - 1].a->s) && rows[i].a->weights == COST_DEFAULT_DESIGN &&
             rows[i].budget == rows[0].budget)
-            printf("%s%-8s %.4g Mcells/s: %s\n", o->format == MARKDOWN ? "- " : "  ", rows[i].a->s->title,
+            fprintf(out, "%s%-8s %.4g Mcells/s: %s\n", o->format == MARKDOWN ? "- " : "  ", rows[i].a->s->title,
                    rows[i].t.cells_per_s / 1e6, rows[i].t.source);
 }
 
@@ -349,6 +354,7 @@ int cmd_cost(int argc, char **argv)
         }
         if (!strcmp(a, "--csv")) o.format = CSV;
         else if (!strcmp(a, "--measure")) o.source = MEASURE;
+        else if (!strcmp(a, "--save")) o.save = 1, o.format = CSV;
         else if (!strcmp(a, "--size")) parse_size(cli_value(argc, argv, &i), o.p.size);
         else if (!strcmp(a, "--distance")) {
             const char *v = cli_value(argc, argv, &i);
@@ -391,7 +397,20 @@ int cmd_cost(int argc, char **argv)
     }
     if (!(memory > 0) && have_device) memory = (double)se.desc.memory_bytes;
 
-    report(&o, have_device ? &se : NULL, o.machine ? o.machine : se.slug, memory);
+    const char *machine = o.machine ? o.machine : se.slug;
+    if (!o.save) {
+        report(&o, have_device ? &se : NULL, machine, memory, stdout);
+        return 0;
+    }
+    /* under the machine's folder but apart from its measurement tables, which the plots and the
+     * report read */
+    struct results_file rf;
+    char folder[256];
+    snprintf(folder, sizeof folder, "%s/cost", machine);
+    if (results_open(&rf, o.results, folder, "cost")) return 1;
+    report(&o, have_device ? &se : NULL, machine, memory, rf.f);
+    if (results_close(&rf)) return 1;
+    fprintf(stderr, "cost: wrote %s\n", rf.path);
     return 0;
 }
 
@@ -404,6 +423,6 @@ void cost_bench(struct session *se, const char *results_dir)
         struct opts o = {.p = {{l, l, l}, sqrt(3) * l, problems[i].budget}, .budgets = {problems[i].budget},
                          .nbudgets = 1, .device = se->device, .format = MARKDOWN, .source = RESULTS_ELSE_MEASURE,
                          .results = results_dir};
-        report(&o, se, se->slug, (double)se->desc.memory_bytes);
+        report(&o, se, se->slug, (double)se->desc.memory_bytes, stdout);
     }
 }

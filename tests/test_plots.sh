@@ -45,7 +45,8 @@ pairs="throughput.gp:cpu-synthetic-sample/plots/throughput throughput.gp:gpu-syn
     blocks.gp:gpu-synthetic-sample/plots/blocks-yee blocks.gp:gpu-synthetic-sample/plots/blocks-s44
     sizes.gp:cpu-synthetic-sample/plots/sizes sizes.gp:gpu-synthetic-sample/plots/sizes
     roofline.gp:cpu-synthetic-sample/plots/roofline roofline.gp:gpu-synthetic-sample/plots/roofline
-    dispersion_ppw.gp:plots/dispersion-vs-ppw dispersion_angle.gp:plots/dispersion-vs-angle"
+    dispersion_ppw.gp:plots/dispersion-vs-ppw dispersion_angle.gp:plots/dispersion-vs-angle
+    cost.gp:cpu-synthetic-sample/plots/cost-vs-budget"
 f=
 for pair in $pairs; do
     p="$tmp/r/${pair#*:}"
