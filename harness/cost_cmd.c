@@ -170,12 +170,6 @@ static const char *weights_label(const struct cost_answer *a)
     return a->weights == COST_DESIGN_FOR_N ? "N_d=N" : "N_d=20";
 }
 
-static void angles_of(const double d[3], double *theta, double *phi)
-{
-    *theta = acos(fmax(-1, fmin(1, d[2]))) * 180 / PI;
-    *phi = atan2(d[1], d[0]) * 180 / PI;
-}
-
 static const char csv_header[] =
     "phase_budget_deg,distance_wavelengths,size_wavelengths,scheme,weights,courant,ppw,theta_deg,phi_deg,"
     "worst_vp_error,phase_error_deg,band_phase_error_deg,amplitude_left,nx,ny,nz,cells,steps,bytes_per_cell,memory_bytes,fits,device,"
@@ -185,7 +179,7 @@ static void csv_row(const struct opts *o, const struct row *w)
 {
     const struct cost_answer *a = w->a;
     double t, ph;
-    angles_of(a->dir, &t, &ph);
+    angles_from_direction(a->dir, &t, &ph);
     fprintf(out, "%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.6g,%.9f,%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,"
            "%.4g,%.4g,%s\n",
            w->budget, o->p.distance, o->p.size[0], o->p.size[1], o->p.size[2], a->s->name, weights_label(a), a->courant,
@@ -221,7 +215,7 @@ static void text_row(const struct opts *o, const struct row *w, double memory_by
     const struct cost_answer *a = w->a;
     double t, ph;
     char dir[32], tb[32], fits[96];
-    angles_of(a->dir, &t, &ph);
+    angles_from_direction(a->dir, &t, &ph);
     snprintf(dir, sizeof dir, "%.0f,%.0f", t, ph);
     if (w->fits < 0) snprintf(fits, sizeof fits, "?");
     else if (w->fits) snprintf(fits, sizeof fits, "yes");

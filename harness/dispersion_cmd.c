@@ -78,19 +78,13 @@ static void row(int n, const char *const *cells)
     putchar('\n');
 }
 
-static void angles_of(const double d[3], double *theta, double *phi)
-{
-    *theta = acos(fmax(-1, fmin(1, d[2]))) * 180 / PI;
-    *phi = atan2(d[1], d[0]) * 180 / PI;
-}
-
 /* One direction's row: scheme, courant, ppw, [direction,] theta, phi, vp_error, amplitude. */
 static void direction_row(const struct setup *u, double ppw, const char *name, const double d[3])
 {
     double vp, amp, t, p;
     char err[256], c[MAX_COLS][32];
     if (phase_velocity_error(u->s, u->w, d, ppw, u->courant, &vp, &amp, err, sizeof err)) cli_error("%s", err);
-    angles_of(d, &t, &p);
+    angles_from_direction(d, &t, &p);
     snprintf(c[0], 32, "%s", u->s->name), snprintf(c[1], 32, "%g", u->courant), snprintf(c[2], 32, "%g", ppw);
     snprintf(c[3], 32, "%s", name ? name : ""), snprintf(c[4], 32, "%.4f", t), snprintf(c[5], 32, "%.4f", p);
     snprintf(c[6], 32, "%.7e", vp), snprintf(c[7], 32, "%.12f", amp);
@@ -192,7 +186,7 @@ static void table_distance(const struct opts *o)
             double dist = distance_of(&u[i], ppw, o->phase_deg, &vp, d);
             double ratio = yee ? dist / distance_of(&y, ppw, o->phase_deg, &yvp, yd) : NAN;
             char c[9][32];
-            angles_of(d, &t, &ph);
+            angles_from_direction(d, &t, &ph);
             snprintf(c[0], 32, "%s", u[i].s->name), snprintf(c[1], 32, "%g", u[i].courant);
             snprintf(c[2], 32, "%g", ppw), snprintf(c[3], 32, "%.4f", t), snprintf(c[4], 32, "%.4f", ph);
             snprintf(c[5], 32, "%.7e", vp), snprintf(c[6], 32, "%g", o->phase_deg);

@@ -296,6 +296,12 @@ void direction_from_angles(double theta_deg, double phi_deg, double d[3])
     d[0] = sin(t) * cos(p), d[1] = sin(t) * sin(p), d[2] = cos(t);
 }
 
+void angles_from_direction(const double d[3], double *theta_deg, double *phi_deg)
+{
+    *theta_deg = acos(fmax(-1, fmin(1, d[2]))) * 180 / PI;
+    *phi_deg = atan2(d[1], d[0]) * 180 / PI;
+}
+
 int worst_direction_error(const struct scheme *s, const double *w, double ppw, double courant, double dir[3],
                           double *vp_error, double *amplitude, char *err, size_t errlen)
 {

@@ -64,6 +64,8 @@ void physical_root(const struct scheme *s, const double *w, const double k[3], d
 
 /* Unit direction of polar angle theta (from z) and azimuth phi (from x), in degrees. */
 void direction_from_angles(double theta_deg, double phi_deg, double d[3]);
+/* Its inverse, for a unit direction (issue 12: shared by dispersion and cost). */
+void angles_from_direction(const double d[3], double *theta_deg, double *phi_deg);
 
 /* The largest |v_p/c - 1| over all directions at ppw and courant (searched over the directions
  * the cube's symmetry leaves distinct), its unit direction and |z|. 0, or -1 with err. */
