@@ -71,13 +71,13 @@ static void parse_size(const char *v, double out[3])
     int n = 0, ok = 1;
     while (ok && n < 3) {
         out[n] = strtod(at, &end);
-        ok = end != at && out[n] > 0 && isfinite(out[n]);
+        ok = end != at && out[n] > 0 && out[n] <= 1e5; /* 1e5 wavelengths at 1000 cells each: an int */
         n++;
         if (!ok || *end != 'x') break;
         at = end + 1;
     }
     if (!ok || *end || (n != 1 && n != 3))
-        cli_error("--size: '%s' is not L or LXxLYxLZ with each size in wavelengths above 0", v);
+        cli_error("--size: '%s' is not L or LXxLYxLZ with each size in wavelengths above 0, at most 1e5", v);
     if (n == 1) out[1] = out[2] = out[0];
 }
 
