@@ -138,10 +138,10 @@ double step_bytes_per_cell(const struct scheme *s, int precision, int coef)
 
 /* ---- the throughput reader ------------------------------------------------------------- */
 
-enum { C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS };
-static const char *const col_names[NCOLS] = {STEP_COL_TABLE, STEP_COL_SCHEME,    STEP_COL_DEVICE, STEP_COL_PRECISION,
-                                             STEP_COL_COEF,  STEP_COL_NX,        STEP_COL_NY,     STEP_COL_NZ,
-                                             STEP_COL_CELLS_PER_S, STEP_COL_DATE};
+enum { C_CODE, C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS };
+static const char *const col_names[NCOLS] = {
+    STEP_COL_CODE, STEP_COL_TABLE, STEP_COL_SCHEME, STEP_COL_DEVICE, STEP_COL_PRECISION, STEP_COL_COEF,
+    STEP_COL_NX,   STEP_COL_NY,    STEP_COL_NZ,     STEP_COL_CELLS_PER_S, STEP_COL_DATE};
 
 /* Splits a CSV line in place at commas (the suite writes no quoted fields); returns the count. */
 static int split_csv(char *line, char **f, int max)
@@ -163,7 +163,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
     enum { MAXF = 128 };
     char dir[512], path[1024], best_date[64] = "";
     double best_score = INFINITY, best_rate = 0;
-    snprintf(dir, sizeof dir, "%s/%s", results_dir, machine);
+    snprintf(dir, sizeof dir, "%s/%s/%s", results_dir, machine, STEP_SUBFOLDER);
     DIR *d = opendir(dir);
     if (!d) return -1;
     char *line = NULL;
@@ -187,7 +187,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
             nf = split_csv(line, fields, MAXF);
             int usable = 1;
             for (int c = 0; c < NCOLS; c++) usable &= at[c] < nf;
-            if (!usable || strcmp(fields[at[C_TABLE]], STEP_TABLE) || strcmp(fields[at[C_SCHEME]], s->name) ||
+            if (!usable || strcmp(fields[at[C_TABLE]], STEP_TABLE) || strcmp(fields[at[C_CODE]], STEP_CODE) || strcmp(fields[at[C_SCHEME]], s->name) ||
                 strcmp(fields[at[C_DEVICE]], device_names[device]) ||
                 strcmp(fields[at[C_PRECISION]], precision_names[precision]) ||
                 strcmp(fields[at[C_COEF]], coef_names[coef]))

@@ -12,9 +12,14 @@
 /* The resolution search goes no finer than this many cells per wavelength. */
 #define COST_MAX_PPW 1000.0
 
-/* Columns of a full-step results table (`fdtdbench step`, issue 11) that the throughput is read
- * from: the one place to align with that command's CSV. cells_per_s is cells x steps / s. */
+/* Where and by which columns the full-step results (`fdtdbench step`, issue 11) are read: the one
+ * place to align with that command's CSV (the step branch writes the .csv files of RESULTS/<machine>/steps/,
+ * STEP_COLUMNS of step_measure.h; rows of this suite have code "fdtdbench", the peers' rows are
+ * table "peers"). cells_per_s is cells x steps / s. */
+#define STEP_SUBFOLDER "steps"
 #define STEP_TABLE "step"
+#define STEP_CODE "fdtdbench"
+#define STEP_COL_CODE "code"
 #define STEP_COL_TABLE "table"
 #define STEP_COL_SCHEME "scheme"
 #define STEP_COL_DEVICE "device"
@@ -72,7 +77,8 @@ struct throughput {
     char source[320];
 };
 
-/* The committed full-step row (table STEP_TABLE) under results_dir/machine/ (its .csv files) for this scheme,
+/* The committed full-step row (table STEP_TABLE, code STEP_CODE) in the .csv files of
+ * results_dir/machine/STEP_SUBFOLDER for this scheme,
  * device, precision and storage whose grid is nearest the problem's cells (by ratio), the newest
  * among those, the fastest among those. 0, or -1 if there is none. */
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
