@@ -187,7 +187,8 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
             nf = split_csv(line, fields, MAXF);
             int usable = 1;
             for (int c = 0; c < NCOLS; c++) usable &= at[c] < nf;
-            if (!usable || strcmp(fields[at[C_TABLE]], STEP_TABLE) || strcmp(fields[at[C_CODE]], STEP_CODE) || strcmp(fields[at[C_SCHEME]], s->name) ||
+            if (!usable || strcmp(fields[at[C_TABLE]], STEP_TABLE) || strcmp(fields[at[C_CODE]], STEP_CODE) ||
+                strcmp(fields[at[C_SCHEME]], s->name) ||
                 strcmp(fields[at[C_DEVICE]], device_names[device]) ||
                 strcmp(fields[at[C_PRECISION]], precision_names[precision]) ||
                 strcmp(fields[at[C_COEF]], coef_names[coef]))

@@ -172,21 +172,21 @@ static const char *weights_label(const struct cost_answer *a)
 
 static const char csv_header[] =
     "phase_budget_deg,distance_wavelengths,size_wavelengths,scheme,weights,courant,ppw,theta_deg,phi_deg,"
-    "worst_vp_error,phase_error_deg,band_phase_error_deg,amplitude_left,nx,ny,nz,cells,steps,bytes_per_cell,memory_bytes,fits,device,"
-    "precision,coef,cells_per_s,time_s,time_vs_yee,memory_vs_yee,throughput_source";
+    "worst_vp_error,phase_error_deg,band_phase_error_deg,amplitude_left,nx,ny,nz,cells,steps,bytes_per_cell,"
+    "memory_bytes,fits,device,precision,coef,cells_per_s,time_s,time_vs_yee,memory_vs_yee,throughput_source";
 
 static void csv_row(const struct opts *o, const struct row *w)
 {
     const struct cost_answer *a = w->a;
     double t, ph;
     angles_from_direction(a->dir, &t, &ph);
-    fprintf(out, "%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.6g,%.9f,%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,"
-           "%.4g,%.4g,%s\n",
-           w->budget, o->p.distance, o->p.size[0], o->p.size[1], o->p.size[2], a->s->name, weights_label(a), a->courant,
-           a->ppw, t, ph, a->vp_error, a->phase_deg, a->band_phase_deg, a->amplitude_left, a->grid[0], a->grid[1], a->grid[2], a->cells,
-           a->steps, w->bytes_per_cell, w->memory, w->fits < 0 ? "" : w->fits ? "1" : "0", device_names[o->device],
-           precision_names[o->precision], coef_names[o->coef], w->t.cells_per_s, w->time_s, w->time_s / w->yee_time,
-           w->memory / w->yee_memory, w->t.source);
+    fprintf(out, "%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.6g,%.9f,", w->budget, o->p.distance,
+            o->p.size[0], o->p.size[1], o->p.size[2], a->s->name, weights_label(a), a->courant, a->ppw, t, ph,
+            a->vp_error, a->phase_deg, a->band_phase_deg, a->amplitude_left);
+    fprintf(out, "%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,%.4g,%.4g,%s\n", a->grid[0], a->grid[1],
+            a->grid[2], a->cells, a->steps, w->bytes_per_cell, w->memory, w->fits < 0 ? "" : w->fits ? "1" : "0",
+            device_names[o->device], precision_names[o->precision], coef_names[o->coef], w->t.cells_per_s,
+            w->time_s, w->time_s / w->yee_time, w->memory / w->yee_memory, w->t.source);
 }
 
 /* 1.23 s, 4.5 min, 2.1 h, 3.4 d */
@@ -228,26 +228,24 @@ static void text_row(const struct opts *o, const struct row *w, double memory_by
            w->memory / w->yee_memory, fits);
 }
 
-/* ---- the command ----------------------------------------------------------------------- */
-
 static void markdown_header(const struct opts *o, double budget, const char *memory_note)
 {
     fprintf(out, "\n#### %gx%gx%g wavelengths, %g degrees over %.4g wavelengths%s (%s, %s, %s coefficients%s)\n\n",
            o->p.size[0], o->p.size[1], o->p.size[2], budget, o->p.distance, o->distance_given ? "" : ", the diagonal",
            device_names[o->device], precision_names[o->precision], coef_names[o->coef], memory_note);
-    fprintf(out, "| scheme | weights | S | N | phase error (up to 2N) | cells | steps | bytes/cell | memory | predicted time "
-           "| time / Yee | memory / Yee | fits |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    fprintf(out, "| scheme | weights | S | N | phase error (up to 2N) | cells | steps | bytes/cell | memory "
+                 "| predicted time | time / Yee | memory / Yee | fits |\n"
+                 "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
-static void markdown_row(const struct opts *o, const struct row *w)
+static void markdown_row(const struct row *w)
 {
     const struct cost_answer *a = w->a;
     char tb[32];
-    fprintf(out, "| %s | %s | %g | %.1f | %.3g° (%.3g°) | %.3g | %lld | %g | %.3g GB | %s | %.3g | %.3g | %s |\n", a->s->title,
-           weights_label(a), a->courant, a->ppw, a->phase_deg, a->band_phase_deg, a->cells, a->steps,
+    fprintf(out, "| %s | %s | %g | %.1f | %.3g° (%.3g°) | %.3g | %lld | %g | %.3g GB | %s | %.3g | %.3g | %s |\n",
+           a->s->title, weights_label(a), a->courant, a->ppw, a->phase_deg, a->band_phase_deg, a->cells, a->steps,
            w->bytes_per_cell, w->memory / 1e9, human_time(w->time_s, tb, sizeof tb), w->time_s / w->yee_time,
            w->memory / w->yee_memory, w->fits < 0 ? "?" : w->fits ? "yes" : "**no**");
-    (void)o;
 }
 
 /* The paper's kind of claim, "FV24 goes k times farther than Yee for the same error": at Yee's
@@ -261,10 +259,12 @@ static void farther(const struct cost_answer *yee)
     if (!fv24 || scheme_weights(fv24, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, err, sizeof err) ||
         worst_direction_error(fv24, w, yee->ppw, yee->courant, d, &vp, &amp, err, sizeof err))
         return;
-    fprintf(out, "\nSame error, same grid: at Yee's N = %.1f and S = %g, FV24 (N_d = 20) accumulates a given phase error "
-           "in its worst direction over %.3g times Yee's distance (|v_p/c - 1| %.3g against %.3g).\n",
+    fprintf(out, "\nSame error, same grid: at Yee's N = %.1f and S = %g, FV24 (N_d = 20) accumulates a given "
+           "phase error in its worst direction over %.3g times Yee's distance (|v_p/c - 1| %.3g against %.3g).\n",
            yee->ppw, yee->courant, fabs(yee->vp_error / vp), fabs(vp), fabs(yee->vp_error));
 }
+
+/* ---- the command ----------------------------------------------------------------------- */
 
 /* Every row of o's problem, budget by budget: the answers first (bad input and unreachable
  * budgets end before any output), then throughput, memory and time, then the table. se may be
@@ -272,7 +272,6 @@ static void farther(const struct cost_answer *yee)
 static void report(const struct opts *o, struct session *se, const char *machine, double memory, FILE *f)
 {
     out = f;
-    /* The answers first: bad input and unreachable budgets end before any output. */
     static struct cost_answer ans[MAX_ANSWERS];
     static struct row rows[MAX_ANSWERS];
     int n = 0;
@@ -320,13 +319,13 @@ static void report(const struct opts *o, struct session *se, const char *machine
         }
         if (first && o->format == MARKDOWN) markdown_header(o, rows[i].budget, note);
         if (first && o->format == TEXT) text_header(o, rows[i].budget, note);
-        if (o->format == MARKDOWN) markdown_row(o, &rows[i]);
+        if (o->format == MARKDOWN) markdown_row(&rows[i]);
         else text_row(o, &rows[i], memory);
         if ((i + 1 == n || rows[i + 1].budget != rows[i].budget)) farther(rows[i].yee);
     }
     if (o->format == CSV) return;
-    fprintf(out, "\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the budget "
-           "after the distance (phase: at N), and at every resolution up to 2N, at the Courant number S. Weights "
+    fprintf(out, "\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the "
+           "budget after the distance (phase: at N), and at every resolution up to 2N, at the Courant number S. Weights "
            "N_d=20: the default design point; N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: "
            "the step's arrays, halos not counted. Time: cells x steps / full-step throughput:\n\n");
     for (int i = 0; i < n; i++)

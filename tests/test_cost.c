@@ -43,8 +43,8 @@ static void yee_matches_closed_form(void)
     CHECK(a.courant == 0.5, "Yee's Courant number %g, expected 0.5", a.courant);
     CHECK(at <= p.budget_deg && below > p.budget_deg, "N = %.1f: %.4f degrees there, %.4f at N - 0.1 (budget %g)",
           a.ppw, at, below, p.budget_deg);
-    CHECK(fabs(a.phase_deg - at) < 1e-6 * at && a.band_phase_deg == a.phase_deg, "predicted %.8f (band %.8f), closed form %.8f",
-          a.phase_deg, a.band_phase_deg, at);
+    CHECK(fabs(a.phase_deg - at) < 1e-6 * at && a.band_phase_deg == a.phase_deg,
+          "predicted %.8f (band %.8f), closed form %.8f", a.phase_deg, a.band_phase_deg, at);
     CHECK(a.steps == (long long)ceil(p.distance * a.ppw / 0.5), "steps %lld", a.steps);
     CHECK(a.grid[0] == (int)ceil(2 * a.ppw) && a.cells == pow(a.grid[0], 3), "grid %d, cells %g", a.grid[0], a.cells);
 }
@@ -69,9 +69,11 @@ static void coarsest_within_budget(void)
                   p.budget_deg);
             double w[MAX_GROUPS], d[3], vp, amp, below = a.ppw - 0.1, worst = 0;
             if (below < 2) continue;
-            if (scheme_weights(s, wt ? below : DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, sizeof why)) continue;
+            if (scheme_weights(s, wt ? below : DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, sizeof why))
+                continue;
             double courant = default_courant(s, w, DEFAULT_DESIGN_COURANT);
-            if (wt && courant != DEFAULT_DESIGN_COURANT && scheme_weights(s, below, courant, w, why, sizeof why)) continue;
+            if (wt && courant != DEFAULT_DESIGN_COURANT && scheme_weights(s, below, courant, w, why, sizeof why))
+                continue;
             int unstable = 0;
             for (int j = 0; j < 8 && !unstable; j++) {
                 unstable = worst_direction_error(s, w, below * pow(1.1, j), courant, d, &vp, &amp, why, sizeof why);
@@ -182,8 +184,8 @@ static void simulation_agrees(void)
             double measured = fabs(sqrt(k2) * a.courant - theta) * (double)a.steps * 180 / PI;
             printf("  %-7s %s N %5.1f, S %.2g, %lld steps, mode (%d,%d,%d) on %dx%dx%d (N %.3f): %.4f degrees "
                    "measured, %.4f predicted for this mode, %.4f at N (%.4f up to 2N)\n",
-                   s->name, s->weights == WEIGHTS_FIXED ? "spec  " : wt ? "N_d=N " : "N_d=20", a.ppw, a.courant, a.steps, mode[0], mode[1], mode[2], c.grid[0],
-                   c.grid[1], c.grid[2], ppw, measured, predicted, a.phase_deg, a.band_phase_deg);
+                   s->name, s->weights == WEIGHTS_FIXED ? "spec  " : wt ? "N_d=N " : "N_d=20", a.ppw, a.courant,
+                   a.steps, mode[0], mode[1], mode[2], c.grid[0], c.grid[1], c.grid[2], ppw, measured, predicted, a.phase_deg, a.band_phase_deg);
             CHECK(measured <= p.budget_deg, "%s: %.4f degrees measured, over the %g budget", s->name, measured,
                   p.budget_deg);
             CHECK(fabs(measured - predicted) <= 0.1 * predicted, "%s: %.4f degrees measured, %.4f predicted",
