@@ -325,8 +325,8 @@ static void report(const struct opts *o, struct session *se, const char *machine
     }
     if (o->format == CSV) return;
     fprintf(out, "\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the "
-           "budget after the distance (phase: at N), and at every resolution up to 2N, at the Courant number S. Weights "
-           "N_d=20: the default design point; N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: "
+           "budget after the distance (phase: at N), and at every resolution up to 2N, at the Courant number S. "
+           "Weights N_d=20: the default design point; N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: "
            "the step's arrays, halos not counted. Time: cells x steps / full-step throughput:\n\n");
     for (int i = 0; i < n; i++)
         if ((i == 0 || rows[i].a->s != rows[i - 1].a->s) && rows[i].a->weights == COST_DEFAULT_DESIGN &&

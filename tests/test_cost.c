@@ -185,7 +185,8 @@ static void simulation_agrees(void)
             printf("  %-7s %s N %5.1f, S %.2g, %lld steps, mode (%d,%d,%d) on %dx%dx%d (N %.3f): %.4f degrees "
                    "measured, %.4f predicted for this mode, %.4f at N (%.4f up to 2N)\n",
                    s->name, s->weights == WEIGHTS_FIXED ? "spec  " : wt ? "N_d=N " : "N_d=20", a.ppw, a.courant,
-                   a.steps, mode[0], mode[1], mode[2], c.grid[0], c.grid[1], c.grid[2], ppw, measured, predicted, a.phase_deg, a.band_phase_deg);
+                   a.steps, mode[0], mode[1], mode[2], c.grid[0], c.grid[1], c.grid[2], ppw, measured, predicted,
+                   a.phase_deg, a.band_phase_deg);
             CHECK(measured <= p.budget_deg, "%s: %.4f degrees measured, over the %g budget", s->name, measured,
                   p.budget_deg);
             CHECK(fabs(measured - predicted) <= 0.1 * predicted, "%s: %.4f degrees measured, %.4f predicted",
