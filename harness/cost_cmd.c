@@ -138,8 +138,8 @@ static void throughput_of(const struct opts *o, struct session *se, const char *
         !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision, o->coef, a->cells, out))
         return;
     if (o->source == FROM_RESULTS)
-        cli_error("cost: no full-step throughput for %s on the %s (%s, %s) under %s/%s: run fdtdbench step, or "
-                  "give --measure",
+        cli_error("cost: no full-step throughput for %s on the %s (%s, %s) under %s/%s/" STEP_SUBFOLDER
+                  ": run fdtdbench step, or give --measure",
                   a->s->name, device_names[o->device], precision_names[o->precision], coef_names[o->coef], o->results,
                   machine);
     int i = 0;
