@@ -232,8 +232,8 @@ static int run_device(enum device d, const char *dir, int reps, int quick)
     else bench_gpu(b);
     int rc = results_close(&b->rf) || write_markdown(b) ? 1 : 0;
     markdown(b, stdout);
-    cost_bench(&b->s, dir);
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
+    cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
     free(b);
     return rc;
 }
