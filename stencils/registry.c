@@ -14,6 +14,7 @@ const char *const device_names[2] = {"cpu", "gpu"};
 
 enum { MAX_SCHEMES = 32 };
 static struct scheme schemes[MAX_SCHEMES];
+static const char *texts[MAX_SCHEMES]; /* each scheme's spec text, in the same order */
 static int nschemes = -1;
 static char names[MAX_SCHEMES * 18];
 
@@ -31,6 +32,24 @@ static void load(void)
             fprintf(stderr, "fdtdbench: built-in spec: %s\n", err);
             exit(2);
         }
+        texts[i] = builtin_spec_texts[i];
+    }
+    /* The reference scheme first, so that tables start with the row their ratios divide. */
+    for (int i = 0; i < builtin_spec_count; i++) {
+        if (!schemes[i].reference) continue;
+        for (int j = 0; j < i; j++)
+            if (schemes[j].reference) {
+                fprintf(stderr, "fdtdbench: built-in specs %s and %s are both marked 'reference'\n",
+                        schemes[j].file, schemes[i].file);
+                exit(2);
+            }
+        struct scheme ref = schemes[i];
+        const char *text = texts[i];
+        memmove(&schemes[1], &schemes[0], sizeof *schemes * (size_t)i);
+        memmove(&texts[1], &texts[0], sizeof *texts * (size_t)i);
+        schemes[0] = ref, texts[0] = text;
+    }
+    for (int i = 0; i < builtin_spec_count; i++) {
         strcat(names, i ? ", " : "");
         strcat(names, schemes[i].name);
     }
@@ -49,10 +68,16 @@ const struct scheme *scheme_find(const char *name)
     return NULL;
 }
 
+const struct scheme *scheme_reference(void)
+{
+    load();
+    return nschemes > 0 && schemes[0].reference ? &schemes[0] : NULL;
+}
+
 const char *scheme_source(const struct scheme *s)
 {
     load();
-    return s >= schemes && s < schemes + nschemes ? builtin_spec_texts[s - schemes] : NULL;
+    return s >= schemes && s < schemes + nschemes ? texts[s - schemes] : NULL;
 }
 
 const struct kernel_entry *kernel_find(enum device d, const char *scheme, int component, int precision,

@@ -185,12 +185,15 @@ int spec_parse(const char *text, const char *file, struct scheme *s, char *err, 
             if (parse_time(&p, s, tok, n)) return -1;
         } else if (strcmp(tok[0], "group") == 0) {
             if (parse_group(&p, s, tok, n)) return -1;
+        } else if (strcmp(tok[0], "reference") == 0) {
+            if (n != 1) return fail(&p, "expected 'reference' alone on its line");
+            if (s->reference++) return fail(&p, "'reference' given twice");
         } else if (strcmp(tok[0], "weights") == 0) {
             if (seen_weights++) return fail(&p, "'weights' given twice");
             weights_line = p.line;
             if (parse_weights(&p, s, tok, n, &nfixed, fixed)) return -1;
         } else {
-            return fail(&p, "unknown keyword '%s': expected scheme, title, time, group or weights", tok[0]);
+            return fail(&p, "unknown keyword '%s': expected scheme, title, reference, time, group or weights", tok[0]);
         }
     }
     p.line = 0;

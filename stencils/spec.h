@@ -38,6 +38,7 @@ struct scheme {
     struct term_group group[MAX_GROUPS];
     enum weight_rule weights;
     unsigned design_dirs; /* DESIGN_* mask with WEIGHTS_DESIGNED */
+    int reference;        /* 1: the scheme every ratio (e.g. Yee/scheme) is taken against */
 };
 
 /* Components, in the suite's order. Axis a of a component: x=0, y=1, z=2. */
@@ -56,6 +57,8 @@ const struct scheme *scheme_at(int i);
 const struct scheme *scheme_find(const char *name); /* NULL if unknown */
 const char *scheme_source(const struct scheme *s);  /* the spec file's text */
 const char *scheme_names(void);                     /* "yee, fv24, ..." for messages */
+/* The spec marked 'reference' (at most one may be), NULL if none. It comes first in scheme_at's order. */
+const struct scheme *scheme_reference(void);
 
 /* Number of transverse shifts |T_g| of a group. */
 int group_shift_count(const struct term_group *g);
