@@ -14,7 +14,7 @@ CC        ?= cc
 CFLAGS    ?= -O3 -march=native
 SAN       ?=
 SANFLAGS  := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all,)
-INCLUDES  := -Istencils -Ikernels_cpu -Ikernels_gpu -Iharness
+INCLUDES  := -Istencils -Ikernels_cpu -Ikernels_gpu -Iharness -Ireport
 ALLCFLAGS := -std=c11 -Wall -Wextra -fopenmp $(CFLAGS) $(SANFLAGS) $(INCLUDES) -MMD -MP
 LDLIBS    := -lm
 
@@ -27,11 +27,11 @@ NVCCFLAGS := -O3 -std=c++17 $(CUDA_ARCH) $(INCLUDES) -Xcompiler -Wall,-Wextra$(i
              -Xptxas -warn-spills $(if $(NVCC_WERROR),-Werror all-warnings) -MMD -MP
 CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
 
-# Yee first: it is the reference every ratio is taken against.
-SPECS     := stencils/yee.stencil $(filter-out stencils/yee.stencil,$(sort $(wildcard stencils/*.stencil)))
+# Every spec file is a scheme (the one with a 'reference' line is what ratios divide by).
+SPECS     := $(sort $(wildcard stencils/*.stencil))
 GEN       := $(BUILD)/gen
 LIB_C     := $(filter-out stencils/generate.c stencils/fuzz_spec.c,$(wildcard stencils/*.c)) \
-             $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c,$(wildcard harness/*.c))
+             $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard report/*.c)
 # Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in),
 # generated into a source file of its own, plus one generated table per device.
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in))
@@ -102,7 +102,7 @@ $(GEN)/build_info.h: FORCE
 	   printf '#define BUILD_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
 	   printf '#define BUILD_CFLAGS "%s"\n' "$(CFLAGS)"; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/harness/results.o: $(GEN)/build_info.h
+$(BUILD)/harness/metrics.o: $(GEN)/build_info.h
 .PHONY: FORCE
 FORCE:
 

@@ -2,6 +2,7 @@
  * CPU: Table 5 (one thread and all threads), uniform coefficients, grid sizes.
  * GPU (when there is one): Tables 2, 3 and 4, uniform coefficients, grid sizes.
  * Every row is verified before it is timed; CSV and Markdown go to results/<machine>/. */
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,9 @@
 #include "cli.h"
 #include "cost.h"
 #include "measure.h"
+#include "metrics.h"
 #include "paper.h"
+#include "report.h"
 #include "session.h"
 
 static const char *const help =
@@ -20,20 +23,10 @@ static const char *const help =
     "Also uniform coefficients and a grid-size sweep. Prints Markdown tables and saves them with\n"
     "the CSV under RESULTS/<machine>/bench-<date>.{csv,md}. --quick: fewer sizes, 3 samples.\n";
 
-enum { MAX_ROWS = 512 };
-struct row {
-    char table[32];
-    struct run_config c;
-    struct run_result r;
-    struct bandwidth bw;
-    double paper;
-};
-
 struct bench {
     struct session s;
     struct results_file rf;
-    struct row rows[MAX_ROWS];
-    int nrows, reps, quick, failures;
+    int reps, quick, failures;
 };
 
 /* Distinct kernel variants the device has, in table order (baseline first). */
@@ -51,24 +44,21 @@ static int variants(enum device d, const char **out, int max)
 
 static void measure_row(struct bench *b, const char *table, struct run_config c, double paper)
 {
-    if (b->nrows == MAX_ROWS) cli_error("bench: more than %d rows", MAX_ROWS);
-    struct row *w = &b->rows[b->nrows];
+    struct run_result r;
     char why[512];
     c.reps = b->reps;
     fprintf(stderr, "  %-18s %-7s %s %s %-8s %dx%dx%d %s %dx%dx%d ... ", table, c.scheme->name,
             component_names[c.component], coef_names[c.coef], c.variant, c.grid[0], c.grid[1], c.grid[2],
             c.device == DEV_CPU ? "tile" : "block", c.block[0], c.block[1], c.block[2]);
-    if (measure(b->s.b, &c, &b->s.bw, &b->s.desc, &w->r, why, sizeof why)) {
+    if (measure(b->s.b, &c, &b->s.desc, &r, why, sizeof why)) {
         fprintf(stderr, "FAILED: %s\n", why);
         b->failures++;
         return;
     }
-    fprintf(stderr, "%.4g MCells/s, %.0f%% of bw\n", w->r.mcells_per_s, w->r.pct_bw);
-    snprintf(w->table, sizeof w->table, "%s", table);
-    w->c = c, w->bw = b->s.bw, w->paper = paper;
-    results_row(b->rf.f, table, &c, &w->r, &b->s.bw, &b->s.desc, paper);
+    struct record m = {table, &c, &r, &b->s.bw, &b->s.desc, paper < 0 ? NAN : paper};
+    fprintf(stderr, "%.4g MCells/s, %.0f%% of bw\n", metric_num(METRIC_mcells_per_s, &m), metric_num(METRIC_pct_bw, &m));
+    metrics_csv_row(b->rf.f, &m);
     fflush(b->rf.f);
-    b->nrows++;
 }
 
 static struct run_config hx_config(const struct scheme *s, enum device d, const char *variant, int coef, int grid)
@@ -109,8 +99,8 @@ static void bench_gpu(struct bench *b)
     const char *vars[8];
     int nv = variants(DEV_GPU, vars, 8);
     session_bandwidth(&b->s, 0);
-    for (int i = 0; i < 6; i++) { /* Table 2: Yee against block shape, the paper's method */
-        struct run_config c = hx_config(scheme_find("yee"), DEV_GPU, "baseline", COEF_ARRAY, PAPER_GRID);
+    for (int i = 0; i < 6 && scheme_reference(); i++) { /* Table 2: Yee against block shape, the paper's method */
+        struct run_config c = hx_config(scheme_reference(), DEV_GPU, "baseline", COEF_ARRAY, PAPER_GRID);
         memcpy(c.block, paper_table2[i].block, sizeof c.block);
         measure_row(b, "table2", c, paper_table2[i].mcells);
     }
@@ -137,89 +127,6 @@ static void bench_gpu(struct bench *b)
             }
 }
 
-/* The Yee row of the same table, variant, grid and threads: the ratio's denominator. */
-static const struct row *yee_row(const struct bench *b, const struct row *w)
-{
-    for (int i = 0; i < b->nrows; i++) {
-        const struct row *y = &b->rows[i];
-        if (!strcmp(y->c.scheme->name, "yee") && !strcmp(y->table, w->table) && !strcmp(y->c.variant, w->c.variant) &&
-            y->c.grid[0] == w->c.grid[0] && y->r.threads == w->r.threads && y->c.coef == w->c.coef &&
-            (strcmp(w->table, "table2") || !memcmp(y->c.block, w->c.block, sizeof y->c.block)))
-            return y;
-    }
-    return NULL;
-}
-
-static void markdown(const struct bench *b, FILE *f)
-{
-    static const struct { const char *table, *title; } tables[] = {
-        {"table5-1thread", "Table 5, one thread (paper: one core of a Xeon W5580)"},
-        {"table5-allthreads", "Table 5, all threads (paper: one core of a Xeon W5580)"},
-        {"table2", "Table 2: Yee against thread-block shape (paper: Tesla C2050)"},
-        {"table4", "Tables 3 and 4: each scheme at its best block shape (paper: Tesla C2050)"},
-        {"uniform", "Uniform (scalar) coefficients"},
-        {"sizes", "Throughput against grid size"},
-    };
-    fprintf(f, "# %s benchmark: %s\n\n", device_names[b->s.device], b->s.desc.name);
-    fprintf(f, "%s%s%s. Command: `fdtdbench bench`. Hx updates, f32. MCells/s is the paper's equation (5): "
-               "updates/s / 6 / 1e6. GB/s counts compulsory bytes; %% bw is against the better of this run's own "
-               "probe figures. Every row was verified against the double-precision reference before timing.\n\n",
-            b->s.desc.detail, b->s.desc.driver[0] ? "; driver " : "", b->s.desc.driver);
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
-        int any = 0;
-        for (int i = 0; i < b->nrows; i++) any |= !strcmp(b->rows[i].table, tables[t].table);
-        if (!any) continue;
-        const struct bandwidth *bw = NULL;
-        for (int i = 0; i < b->nrows && !bw; i++)
-            if (!strcmp(b->rows[i].table, tables[t].table)) bw = &b->rows[i].bw;
-        fprintf(f, "## %s\n\nMeasured bandwidth: %s %.1f GB/s, %s %.1f GB/s.\n\n", tables[t].title, bw->copy_name,
-                bw->copy_gbs, bw->second_name, bw->second_gbs);
-        fprintf(f, "| scheme | variant | grid | %s | MCells/s | Yee/scheme | paper MCells/s | paper Yee/scheme "
-                   "| M updates/s | GB/s | %% bw | GFLOP/s | flops/byte |\n",
-                b->s.device == DEV_CPU ? "threads" : "block");
-        fprintf(f, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (int i = 0; i < b->nrows; i++) {
-            const struct row *w = &b->rows[i];
-            if (strcmp(w->table, tables[t].table)) continue;
-            const struct row *y = yee_row(b, w);
-            const struct paper_scheme *p = paper_find(w->c.scheme->name), *py = paper_find("yee");
-            char setting[48], grid[40], ratio[16] = "", paper[16] = "", pratio[16] = "";
-            if (b->s.device == DEV_CPU) snprintf(setting, sizeof setting, "%d", w->r.threads);
-            else snprintf(setting, sizeof setting, "%dx%dx%d", w->c.block[0], w->c.block[1], w->c.block[2]);
-            if (w->c.nodes > 1)
-                snprintf(setting + strlen(setting), sizeof setting - strlen(setting), " x%d nodes", w->c.nodes);
-            if (!strcmp(w->table, "table4") && p) /* Table 3: the paper's best shape beside ours */
-                snprintf(setting + strlen(setting), sizeof setting - strlen(setting), " (paper %dx%dx%d)",
-                         p->best_block[0], p->best_block[1], p->best_block[2]);
-            snprintf(grid, sizeof grid, "%d³%s", w->c.grid[0], w->r.cache_resident ? " (cache-resident)" : "");
-            if (y) snprintf(ratio, sizeof ratio, "%.2f", y->r.mcells_per_s / w->r.mcells_per_s);
-            if (w->paper >= 0) snprintf(paper, sizeof paper, "%.0f", w->paper);
-            if (w->paper >= 0 && p && strcmp(w->table, "table2"))
-                snprintf(pratio, sizeof pratio, "%.1f",
-                         b->s.device == DEV_CPU ? py->cpu_mcells / p->cpu_mcells : py->gpu_mcells / p->gpu_mcells);
-            fprintf(f, "| %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f | %.1f | %.0f%% | %.1f | %.3f |\n",
-                    w->c.scheme->title, w->c.variant, grid, setting, w->r.mcells_per_s, ratio, paper, pratio,
-                    w->r.updates_per_s / 1e6, w->r.gbs_effective, w->r.pct_bw, w->r.gflops,
-                    (double)w->r.counts.flops / w->r.counts.compulsory_bytes);
-        }
-        fprintf(f, "\n");
-    }
-}
-
-/* The Markdown beside the CSV, written to a temporary name and renamed. */
-static int write_markdown(const struct bench *b)
-{
-    char path[512], tmp[520];
-    snprintf(path, sizeof path, "%.*s.md", (int)(strlen(b->rf.path) - 4), b->rf.path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
-    markdown(b, f);
-    if (fclose(f) || rename(tmp, path)) return -1;
-    fprintf(stderr, "wrote %s and %s\n", b->rf.path, path);
-    return 0;
-}
-
 static int run_device(enum device d, const char *dir, int reps, int quick)
 {
     struct bench *b = calloc(1, sizeof *b);
@@ -230,8 +137,7 @@ static int run_device(enum device d, const char *dir, int reps, int quick)
     if (results_open(&b->rf, dir, b->s.slug, "bench")) return 1;
     if (d == DEV_CPU) bench_cpu(b);
     else bench_gpu(b);
-    int rc = results_close(&b->rf) || write_markdown(b) ? 1 : 0;
-    markdown(b, stdout);
+    int rc = results_close(&b->rf) || report_bench(b->rf.path) ? 1 : 0;
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
     cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
     free(b);

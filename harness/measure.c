@@ -239,8 +239,8 @@ static void timing_coefficients(const struct scheme *s, double *da, double *db)
     }
 }
 
-int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
-            const struct device_desc *d, struct run_result *r, char *why, size_t n)
+int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
+            struct run_result *r, char *why, size_t n)
 {
     const struct scheme *s = c->scheme;
     memset(r, 0, sizeof *r);
@@ -306,20 +306,9 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
         r->max_ms = ms[c->reps - 1];
         r->median_ms = c->reps % 2 ? ms[c->reps / 2] : 0.5 * (ms[c->reps / 2 - 1] + ms[c->reps / 2]);
         r->cache_resident = d->cache_bytes && need < 3 * d->cache_bytes;
-        result_metrics(c, r, bw);
+        r->counts = scheme_counts(c->scheme, c->precision, c->coef);
     }
     free(ms);
     for (int i = 0; i < narrays; i++) b->release(arrays[i]);
     return rc;
-}
-
-void result_metrics(const struct run_config *c, struct run_result *r, const struct bandwidth *bw)
-{
-    double updates = (double)c->grid[0] * c->grid[1] * c->grid[2];
-    r->counts = scheme_counts(c->scheme, c->precision, c->coef);
-    r->updates_per_s = updates / (r->median_ms * 1e-3);
-    r->mcells_per_s = r->updates_per_s / 6 / 1e6; /* the paper's equation (5) */
-    r->gbs_effective = r->updates_per_s * r->counts.compulsory_bytes / 1e9;
-    r->pct_bw = bw && bw->best_gbs > 0 ? 100 * r->gbs_effective / bw->best_gbs : 0;
-    r->gflops = r->updates_per_s * r->counts.flops / 1e9;
 }

@@ -25,8 +25,8 @@ extern const int verify_grid[3];
 
 /* Verifies on verify_grid, then times c on the full grid: warm-up, batches of launches sized
  * to last at least ~20 ms each, c->reps samples, median reported. 0, or -1 with why. */
-int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
-            const struct device_desc *d, struct run_result *r, char *why, size_t n);
+int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
+            struct run_result *r, char *why, size_t n);
 
 /* Bytes of device memory a run of c needs (fields and coefficients with halos). */
 size_t run_bytes(const struct run_config *c);

@@ -3,13 +3,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "build_info.h"
+#include "metrics.h"
 
 static int mkdir_p(const char *path)
 {
@@ -62,7 +63,7 @@ int results_open(struct results_file *rf, const char *dir, const char *machine, 
         fprintf(stderr, "fdtdbench: cannot write %s: %s\n", rf->tmp, strerror(errno));
         return -1;
     }
-    fprintf(rf->f, "%s\n", RESULT_COLUMNS);
+    metrics_csv_header(rf->f);
     return 0;
 }
 
@@ -84,44 +85,9 @@ void results_abort(struct results_file *rf)
     unlink(rf->tmp);
 }
 
-/* Writes a text field with any comma or newline turned into a space. */
-static void field(FILE *f, const char *s)
-{
-    for (; s && *s; s++) fputc(*s == ',' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
-    fputc(',', f);
-}
-
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
                  const struct bandwidth *bw, const struct device_desc *d, double paper_mcells)
 {
-    char host[128] = "", date[32], bind[96];
-    time_t now = time(NULL);
-    gethostname(host, sizeof host - 1);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    snprintf(bind, sizeof bind, "%s/%s", getenv("OMP_PROC_BIND") ? getenv("OMP_PROC_BIND") : "unset",
-             getenv("OMP_PLACES") ? getenv("OMP_PLACES") : "unset");
-    field(f, table);
-    field(f, c->scheme->name);
-    field(f, component_names[c->component]);
-    field(f, device_names[c->device]);
-    field(f, precision_names[c->precision]);
-    field(f, coef_names[c->coef]);
-    field(f, c->variant);
-    fprintf(f, "%d,%d,%d,%dx%dx%d,%d,%d,%d,%d,", c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
-            c->block[2], c->nodes > 1 ? c->nodes : 1, r->threads, c->reps, r->batch);
-    fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%.4g,%.6g,%.6g,%.6g,%.4g,%.6g,%d,%d,", r->min_ms, r->median_ms,
-            r->max_ms, r->updates_per_s, r->mcells_per_s, r->counts.flops, r->counts.compulsory_bytes,
-            r->counts.naive_bytes, (double)r->counts.flops / r->counts.compulsory_bytes, r->gbs_effective,
-            bw ? bw->copy_gbs : 0, bw ? bw->second_gbs : 0, r->pct_bw, r->gflops, r->cache_resident, r->verified);
-    if (paper_mcells >= 0) fprintf(f, "%g", paper_mcells);
-    fputc(',', f);
-    field(f, d->name);
-    field(f, d->detail);
-    field(f, d->driver);
-    field(f, host);
-    field(f, BUILD_COMPILER);
-    field(f, BUILD_CFLAGS);
-    field(f, bind);
-    field(f, BUILD_COMMIT);
-    fprintf(f, "%s\n", date);
+    struct record m = {table, c, r, bw, d, paper_mcells < 0 ? NAN : paper_mcells};
+    metrics_csv_row(f, &m);
 }

@@ -8,14 +8,6 @@
 
 #include "backend.h"
 
-/* The CSV columns, in order. Tables and plots read columns by these names. */
-#define RESULT_COLUMNS                                                                         \
-    "table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,nodes,threads,reps,batch,"  \
-    "min_ms,median_ms,max_ms,updates_per_s,mcells_per_s,flops,compulsory_bytes,naive_bytes,"   \
-    "flops_per_byte,gbs_effective,bw_copy_gbs,bw_second_gbs,pct_bw,gflops,cache_resident,"     \
-    "verified,paper_mcells,device_name,device_detail,driver,host,compiler,cflags,omp_bind,"    \
-    "git_commit,date"
-
 /* What one measurement was. */
 struct run_config {
     const struct scheme *scheme;
@@ -34,14 +26,10 @@ struct run_result {
     double min_ms, median_ms, max_ms;  /* per kernel launch (one update of the grid) */
     int batch;                         /* launches per timed sample */
     int threads;                       /* as used */
-    double updates_per_s, mcells_per_s, gbs_effective, pct_bw, gflops;
-    struct counts counts;
+    struct counts counts;              /* per update; rates and ratios: metrics.h */
     int cache_resident;                /* arrays fit within a few times the last-level cache */
     int verified;                      /* 1: matched the reference before timing */
 };
-
-/* Derived metrics from the times, the counts and the probe (DESIGN.md, metrics). */
-void result_metrics(const struct run_config *c, struct run_result *r, const struct bandwidth *bw);
 
 /* An open results file. */
 struct results_file {
@@ -50,12 +38,13 @@ struct results_file {
 };
 
 /* Opens results/<machine>/<stem>-<date>.csv (a -N suffix if that exists) under dir, writing
- * to a temporary name until results_close. Returns 0, or -1 with the reason printed. */
+ * to a temporary name until results_close, headed by the column names. Returns 0, or -1 with the reason printed. */
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem);
 int results_close(struct results_file *rf); /* renames into place; 0 or -1 */
 void results_abort(struct results_file *rf);  /* removes the temporary file */
 
-/* One CSV row; paper_mcells < 0 leaves that column empty. Also usable with stdout. */
+/* One CSV row of the columns of metrics.h; paper_mcells < 0 leaves that column empty. Also
+ * usable with stdout. */
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
                  const struct bandwidth *bw, const struct device_desc *d, double paper_mcells);
 

@@ -1,4 +1,5 @@
 /* fdtdbench run, sweep and probe: verify and time kernels on a device. */
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "cli.h"
 #include "measure.h"
+#include "metrics.h"
 #include "session.h"
 
 static const char *const run_help =
@@ -78,6 +80,7 @@ static void check_options(const struct options *o, struct session *s)
 
 static const char *default_variant(int device) { return device == DEV_CPU ? "plain" : "baseline"; }
 
+/* The run's settings on one line, then each measured column of metrics.h with its unit. */
 static void print_result(const struct session *s, const struct run_config *c, const struct run_result *r)
 {
     printf("%s %s %s %s %s %s %dx%dx%d %s %dx%dx%d", c->scheme->name, component_names[c->component],
@@ -85,11 +88,9 @@ static void print_result(const struct session *s, const struct run_config *c, co
            c->grid[1], c->grid[2], c->device == DEV_CPU ? "tile" : "block", c->block[0], c->block[1], c->block[2]);
     if (c->device == DEV_CPU) printf(" threads %d", r->threads);
     if (c->nodes > 1) printf(" nodes %d", c->nodes);
-    printf(": verified\n  median %.4g ms per update of the grid (min %.4g, max %.4g; %d samples of %d)%s\n",
-           r->median_ms, r->min_ms, r->max_ms, c->reps, r->batch, r->cache_resident ? " [cache-resident]" : "");
-    printf("  %.4g M updates/s = %.4g MCells/s (eq. 5); %.4g GB/s effective (%d compulsory bytes/update) = %.1f%% of %.4g GB/s measured; %.4g GFLOP/s\n",
-           r->updates_per_s / 1e6, r->mcells_per_s, r->gbs_effective, r->counts.compulsory_bytes, r->pct_bw,
-           s->bw.best_gbs, r->gflops);
+    printf(": verified\n");
+    struct record m = {"run", c, r, &s->bw, &s->desc, NAN};
+    metrics_text(stdout, &m);
 }
 
 int cmd_run(int argc, char **argv)
@@ -127,9 +128,9 @@ int cmd_run(int argc, char **argv)
     char why[512];
     if (run_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why);
     session_bandwidth(&s, o.threads);
-    if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) cli_error("%s", why);
+    if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) cli_error("%s", why);
     if (o.csv) {
-        printf("%s\n", RESULT_COLUMNS);
+        metrics_csv_header(stdout);
         results_row(stdout, "run", &c, &r, &s.bw, &s.desc, -1);
     } else {
         session_print(&s, stdout);
@@ -224,7 +225,7 @@ int cmd_sweep(int argc, char **argv)
                         struct run_result r;
                         char why[512];
                         done++;
-                        if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) {
+                        if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) {
                             fprintf(stderr, "[%d/%d] %s %s %dx%dx%d: SKIPPED: %s\n", done, total, c.scheme->name,
                                     component_names[c.component], c.grid[0], c.grid[1], c.grid[2], why);
                             failed++;
@@ -232,10 +233,11 @@ int cmd_sweep(int argc, char **argv)
                         }
                         results_row(rf.f, name, &c, &r, &s.bw, &s.desc, -1);
                         fflush(rf.f);
+                        struct record m = {name, &c, &r, &s.bw, &s.desc, NAN};
                         double elapsed = difftime(time(NULL), start);
                         fprintf(stderr, "[%d/%d] %s %s %dx%dx%d block %dx%dx%d threads %d: %.4g MCells/s, %.1f%% bw (ETA %.0f s)\n",
                                 done, total, c.scheme->name, component_names[c.component], c.grid[0], c.grid[1],
-                                c.grid[2], c.block[0], c.block[1], c.block[2], r.threads, r.mcells_per_s, r.pct_bw,
+                                c.grid[2], c.block[0], c.block[1], c.block[2], r.threads, metric_num(METRIC_mcells_per_s, &m), metric_num(METRIC_pct_bw, &m),
                                 elapsed / done * (total - done));
                     }
     }

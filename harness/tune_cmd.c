@@ -4,6 +4,7 @@
  * interrupted run keeps what it finished, and a second run tunes only what is missing. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "cli.h"
 #include "measure.h"
+#include "metrics.h"
 #include "paper.h"
 #include "session.h"
 #include "tuned.h"
@@ -236,7 +238,7 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
                                 .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = q->reps, .nodes = c->nodes[i]};
         struct run_result r;
         q->done++;
-        if (measure(q->s->b, &rc, &q->s->bw, &q->s->desc, &r, why, sizeof why)) {
+        if (measure(q->s->b, &rc, &q->s->desc, &r, why, sizeof why)) {
             fprintf(stderr, "%stune: %s %s %s block %dx%dx%d, %d nodes FAILED: %s\n", q->tty ? "\r\033[K" : "", e->variant,
                     e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes, why);
             q->failed++;
@@ -244,12 +246,13 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
         }
         results_row(q->rf->f, "blocks", &rc, &r, &q->s->bw, &q->s->desc, -1);
         fflush(q->rf->f);
-        if (r.verified && r.mcells_per_s > e->mcells_per_s) {
+        struct record m = {"blocks", &rc, &r, &q->s->bw, &q->s->desc, NAN};
+        if (r.verified && metric_num(METRIC_mcells_per_s, &m) > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
             e->nodes = rc.nodes;
             memcpy(e->grid, q->grid, sizeof e->grid);
-            e->mcells_per_s = r.mcells_per_s;
-            e->gbs = r.gbs_effective;
+            e->mcells_per_s = metric_num(METRIC_mcells_per_s, &m);
+            e->gbs = metric_num(METRIC_gbs_effective, &m);
             improved = 1;
         }
         if (q->tty)

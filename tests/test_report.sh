@@ -80,10 +80,10 @@ $s $col: page '$got', CSV '$want'"
     mc=$(csv_val "$new" table5-1thread scheme $s mcells_per_s)
     pp=$(csv_val "$new" table5-1thread scheme $s paper_mcells)
     up=$(csv_val "$new" table5-1thread scheme $s updates_per_s)
-    for pair in "Yee/scheme|$(awk -v a="$yee" -v b="$mc" 'BEGIN { printf "%.1f", a / b }')" \
+    for pair in "Yee/scheme|$(awk -v a="$yee" -v b="$mc" 'BEGIN { printf "%.2f", a / b }')" \
         "paper Yee/scheme|$(awk -v a="$pyee" -v b="$pp" 'BEGIN { printf "%.1f", a / b }')" \
         "measured/paper|$(awk -v a="$mc" -v b="$pp" 'BEGIN { printf "%.2f", a / b }')" \
-        "Gupdates/s|$(awk -v a="$up" 'BEGIN { printf "%.3f", a / 1e9 }')"; do
+        "M updates/s|$(awk -v a="$up" 'BEGIN { printf "%.1f", a / 1e6 }')"; do
         got=$(md_cell "$readme" $cpu "$t5" scheme $s "${pair%%|*}")
         [ "$got" = "${pair#*|}" ] || f="$f
 $s ${pair%%|*}: page '$got', expected '${pair#*|}'"
@@ -102,13 +102,14 @@ result tables_name_their_files "$f"
 
 # GPU Tables 4 and 2 and the machine context.
 gpu=gpu-synthetic-sample
+t4="Tables 3 and 4: GPU, each scheme at its best block"
 g="$data/$gpu/bench-2000-01-03.csv"
 f=
 for s in yee fv24 fv24wb s22 s44; do
     for pair in "block|block|%s" "MCells/s (eq. 5)|mcells_per_s|%.1f" "paper MCells/s|paper_mcells|%.0f"; do
         col=${pair%%|*} rest=${pair#*|}
         want=$(printf "${rest#*|}" "$(csv_val "$g" table4 scheme $s "${rest%%|*}")")
-        got=$(md_cell "$readme" $gpu "Table 4: GPU, each scheme at its best block" scheme $s "$col")
+        got=$(md_cell "$readme" $gpu "$t4" scheme $s "$col")
         [ "$got" = "$want" ] || f="$f
 table4 $s $col: page '$got', CSV '$want'"
     done
@@ -130,8 +131,8 @@ cp -r "$data/$gpu/plots" "$tmp/shuf/$gpu/" 2>/dev/null
 "$bin" report --results "$tmp/shuf" >/dev/null 2>&1
 f=
 for s in yee s44; do
-    a=$(md_cell "$readme" $gpu "Table 3: GPU, best block per scheme" scheme $s "MCells/s (eq. 5)")
-    b=$(md_cell "$tmp/shuf/README.md" $gpu "Table 3: GPU, best block per scheme" scheme $s "MCells/s (eq. 5)")
+    a=$(md_cell "$readme" $gpu "$t4" scheme $s "MCells/s (eq. 5)")
+    b=$(md_cell "$tmp/shuf/README.md" $gpu "$t4" scheme $s "MCells/s (eq. 5)")
     [ -n "$a" ] && [ "$a" = "$b" ] || f="$f
 $s: '$a' in order, '$b' shuffled"
 done

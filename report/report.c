@@ -1,6 +1,8 @@
-/* fdtdbench report: results/README.md from every CSV in results/<machine>/. Columns are found
- * by their header names; when several files of a machine hold one table, the newest (date
- * column, then file name) is shown, and each table says which file it came from. */
+/* The one writer of the suite's Markdown: results/README.md from every CSV in
+ * results/<machine>/ (fdtdbench report), and the page bench writes beside its CSV. Its rules
+ * live here only: which tables are shown and how, which reference row a ratio is taken
+ * against (ref_row), and which file is newest (newest). Columns are found by their header
+ * names; their headings and formats come from the metric table (harness/metrics.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -11,6 +13,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "metrics.h"
+#include "paper.h"
+#include "report.h"
 
 /* One CSV file, read whole: header names and cells point into text. */
 struct csv {
@@ -27,8 +32,9 @@ struct machine {
     int nfiles;
 };
 
-/* Columns the page uses (the rest of harness/results.h's are not needed); the numeric ones
- * are checked when read, so that bad input stops before anything is written. */
+/* Columns the page cannot do without; the numeric ones are checked when read, so that bad
+ * input stops before anything is written. Other columns of metrics.h are used where present
+ * (files written before a column existed lack it). */
 static const char *const required[] = {
     "table", "scheme", "component", "device", "variant", "precision", "coef", "block", "threads", "nx", "ny", "nz",
     "device_name", "git_commit", "date",
@@ -39,21 +45,21 @@ static const char *const numeric[] = {
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The tables shown in full, in this order; any other table gets a one-line summary. */
-static const struct {
+/* The tables, in the order shown. A figure_only table is a line on the results page (the
+ * figures show it) and a full table on bench's page; any other table gets a line. */
+static const struct table_info {
     const char *table, *title, *about;
+    int figure_only;
+    int paper_block; /* show the paper's best block shape (its Table 3) beside ours */
 } shown_tables[] = {
-    {"table5-1thread", "Table 5: CPU, one thread",
-     "The paper: one core of a Xeon W5580."},
-    {"table5-allthreads", "Table 5 with all threads",
-     "The paper's figures beside these are for one core."},
-    {"table2", "Table 2: GPU, Yee per block shape", "The paper: Tesla C2050."},
-    {"table3", "Table 3: GPU, best block per scheme", "The paper: Tesla C2050."},
-    {"table4", "Table 4: GPU, each scheme at its best block", "The paper: Tesla C2050."},
+    {"table5-1thread", "Table 5: CPU, one thread", "The paper: one core of a Xeon W5580.", 0, 0},
+    {"table5-allthreads", "Table 5 with all threads", "The paper's figures beside these are for one core.", 0, 0},
+    {"table2", "Table 2: GPU, Yee per block shape", "The paper: Tesla C2050.", 0, 0},
+    {"table4", "Tables 3 and 4: GPU, each scheme at its best block",
+     "The paper: Tesla C2050, with its best block shape (Table 3).", 0, 1},
     {"uniform", "Uniform (scalar) coefficients (not in the paper)",
-     "What a homogeneous region needs: fewer bytes per update."},
-    {"optimised", "Optimised variants (not in the paper)",
-     "Kernels beyond the paper's: other variants or coefficient storage."},
+     "What a homogeneous region needs: fewer bytes per update.", 0, 0},
+    {"sizes", "Throughput against grid size", "", 1, 0},
 };
 
 static void *xmalloc(size_t n)
@@ -287,20 +293,19 @@ static int is_default(const struct csv *f, int r)
            !strcmp(cell(f, r, "coef"), "array");
 }
 
-/* The Yee row a row's ratio is taken against: same variant, precision and coefficients if
- * there is one, else the table's first Yee row; -1 if none. */
-static int yee_row(const struct csv *f, const char *table, int r)
+/* The row a row's ratios are taken against: the reference scheme's row of the same table with
+ * the same component, variant, precision, coefficients, grid and threads; -1 if none. */
+static int ref_row(const struct csv *f, const char *table, int r)
 {
-    int any = -1;
+    static const char *const same[] = {"table", "component", "variant", "precision", "coef", "nx", "ny", "nz", "threads"};
+    const struct scheme *ref = scheme_reference();
+    if (!ref) return -1;
     for (int y = 0; y < f->nrow; y++) {
-        if (strcmp(cell(f, y, "table"), table) || strcmp(cell(f, y, "scheme"), "yee")) continue;
-        if (!strcmp(cell(f, y, "variant"), cell(f, r, "variant")) &&
-            !strcmp(cell(f, y, "precision"), cell(f, r, "precision")) &&
-            !strcmp(cell(f, y, "coef"), cell(f, r, "coef")))
-            return y;
-        if (any < 0) any = y;
+        int match = !strcmp(cell(f, y, "table"), table) && !strcmp(cell(f, y, "scheme"), ref->name);
+        for (size_t k = 0; k < COUNT(same) && match; k++) match = !strcmp(cell(f, y, same[k]), cell(f, r, same[k]));
+        if (match) return y;
     }
-    return any;
+    return -1;
 }
 
 static double ratio(double a, double b)
@@ -308,48 +313,99 @@ static double ratio(double a, double b)
     return a > 0 && b > 0 ? a / b : NAN;
 }
 
-static void write_table(FILE *o, const struct machine *m, int t)
+/* The bandwidth probe's names, from the row; files from before those columns existed named
+ * them by device. */
+static const char *probe_name(const struct csv *f, int r, int second)
 {
-    const char *table = shown_tables[t].table;
-    int holders;
-    const struct csv *f = newest(m, table, &holders);
-    if (!f) return;
-    int first = -1, schemes_differ = 0, extra = 0, cached = 0, gpu = 0, papered = 0;
+    const char *v = cell(f, r, second ? "bw_second_name" : "bw_copy_name");
+    if (*v) return v;
+    int gpu = !strcmp(cell(f, r, "device"), "gpu");
+    return second ? (gpu ? "device-to-device copy" : "STREAM triad") : (gpu ? "copy kernel" : "STREAM copy");
+}
+
+static void heading_cell(FILE *o, const char *h, int *ncols, int *text)
+{
+    fprintf(o, " %s |", h);
+    ++*ncols;
+    if (text) ++*text;
+}
+
+/* One table of one file: a caption naming the file and the settings all rows share, then a
+ * row per measurement. Columns: the scheme and the settings that vary, then each metric with
+ * a Markdown heading (metrics.h) that some row gives, and the ratios to the reference row. */
+static void write_table(FILE *o, const char *hashes, const struct table_info *t, const struct csv *f, int holders)
+{
+    const char *table = t->table;
+    const struct scheme *ref = scheme_reference();
+    char ref_title[80];
+    snprintf(ref_title, sizeof ref_title, "%s", ref ? ref->title : "reference");
+    static const char *const axes[] = {"nx", "ny", "nz"};
+    int first = -1, schemes_differ = 0, extra = 0, grids_differ = 0, gpu = 0, marching = 0;
     for (int r = 0; r < f->nrow; r++) {
         if (strcmp(cell(f, r, "table"), table)) continue;
         if (first < 0) first = r;
         schemes_differ |= strcmp(cell(f, r, "scheme"), cell(f, first, "scheme")) != 0;
         extra |= !is_default(f, r);
-        cached |= num(f, r, "cache_resident") == 1;
-        papered |= !isnan(num(f, r, "paper_mcells"));
+        for (int d = 0; d < 3; d++) grids_differ |= strcmp(cell(f, r, axes[d]), cell(f, first, axes[d])) != 0;
         gpu |= !strcmp(cell(f, r, "device"), "gpu");
+        marching |= atoi(cell(f, r, "nodes")) > 1;
     }
-    fprintf(o, "### %s\n\n%s From `%s` (%s, commit %s", shown_tables[t].title, shown_tables[t].about, f->name,
+    if (first < 0) return;
+    /* Metric columns: those with a heading that the file has and some row gives (not 0). */
+    int show[NMETRICS] = {0};
+    for (int k = 0; k < NMETRICS; k++) {
+        if (!metrics[k].md_heading || col(f, metrics[k].name) < 0) continue;
+        for (int r = first; r < f->nrow && !show[k]; r++) {
+            if (strcmp(cell(f, r, "table"), table)) continue;
+            double v = num(f, r, metrics[k].name);
+            show[k] = !isnan(v) && v != 0;
+        }
+    }
+    int ratios = schemes_differ && ref, papered = show[METRIC_paper_mcells];
+
+    fprintf(o, "%s %s\n\n%s%sFrom `%s` (%s, commit %s", hashes, t->title, t->about, *t->about ? " " : "", f->name,
             latest(f, table), cell(f, first, "git_commit"));
     if (holders > 1) fprintf(o, "; the newest of %d files holding this table", holders);
-    fprintf(o, "). Component %s, grid %s×%s×%s. Bandwidth measured in that run: %.1f GB/s (%s), %.1f GB/s (%s).\n\n",
-            cell(f, first, "component"), cell(f, first, "nx"), cell(f, first, "ny"), cell(f, first, "nz"), num(f, first, "bw_copy_gbs"),
-            gpu ? "copy kernel" : "STREAM copy", num(f, first, "bw_second_gbs"),
-            gpu ? "device-to-device copy" : "STREAM triad");
+    fprintf(o, "). Component %s", cell(f, first, "component"));
+    if (!grids_differ) fprintf(o, ", grid %s×%s×%s", cell(f, first, "nx"), cell(f, first, "ny"), cell(f, first, "nz"));
+    fprintf(o, ". Bandwidth measured in that run: %.1f GB/s (%s), %.1f GB/s (%s).", num(f, first, "bw_copy_gbs"),
+            probe_name(f, first, 0), num(f, first, "bw_second_gbs"), probe_name(f, first, 1));
+    if (ratios) fprintf(o, " %s/scheme: the %s row's MCells/s over the row's, same settings.", ref_title, ref_title);
+    fputs("\n\n|", o);
 
-    fputs("| scheme |", o);
-    if (extra) fputs(" variant | precision | coefficients |", o);
-    fputs(gpu ? " block |" : " threads |", o);
-    fputs(" MCells/s (eq. 5) |", o);
-    if (schemes_differ) fputs(" Yee/scheme |", o);
-    if (papered) fputs(schemes_differ ? " paper MCells/s | paper Yee/scheme | measured/paper |"
-                                      : " paper MCells/s | measured/paper |", o);
-    fputs(" Gupdates/s | GB/s effective | % of measured BW | GFLOP/s | verified |", o);
-    if (cached) fputs(" cache-resident |", o);
+    int ncols = 0, text = 0;
+    heading_cell(o, "scheme", &ncols, &text);
+    if (extra) {
+        heading_cell(o, "variant", &ncols, &text);
+        heading_cell(o, "precision", &ncols, &text);
+        heading_cell(o, "coefficients", &ncols, &text);
+    }
+    if (grids_differ) heading_cell(o, "grid", &ncols, &text);
+    heading_cell(o, gpu ? "block" : "threads", &ncols, &text);
+    if (marching) heading_cell(o, "nodes", &ncols, &text);
+    if (t->paper_block && gpu && papered) heading_cell(o, "paper block", &ncols, &text);
+    char h[128];
+    for (int k = 0; k < NMETRICS; k++) {
+        if (!show[k]) continue;
+        heading_cell(o, metrics[k].md_heading, &ncols, NULL);
+        if (k == METRIC_mcells_per_s && ratios) {
+            snprintf(h, sizeof h, "%s/scheme", ref_title);
+            heading_cell(o, h, &ncols, NULL);
+        }
+        if (k == METRIC_paper_mcells) {
+            snprintf(h, sizeof h, "paper %s/scheme", ref_title);
+            if (ratios) heading_cell(o, h, &ncols, NULL);
+            heading_cell(o, "measured/paper", &ncols, NULL);
+        }
+    }
     fputs("\n|", o);
-    int text = 2 + 3 * extra, ncols = text + 6 + schemes_differ + papered * (2 + schemes_differ) + cached;
     for (int c = 0; c < ncols; c++) fputs(c < text ? "---|" : "---:|", o); /* text left, numbers right */
     fputc('\n', o);
 
     for (int r = first; r < f->nrow; r++) {
         if (strcmp(cell(f, r, "table"), table)) continue;
         double mc = num(f, r, "mcells_per_s"), paper = num(f, r, "paper_mcells");
-        int y = yee_row(f, table, r);
+        int y = ratios ? ref_row(f, table, r) : -1;
         fputs("| ", o);
         md(o, cell(f, r, "scheme"));
         fputs(" |", o);
@@ -359,22 +415,28 @@ static void write_table(FILE *o, const struct machine *m, int t)
             md(o, cell(f, r, setting[k]));
             fputs(" |", o);
         }
+        if (grids_differ)
+            fprintf(o, " %s×%s×%s |", cell(f, r, "nx"), cell(f, r, "ny"), cell(f, r, "nz"));
         fputc(' ', o);
         md(o, cell(f, r, gpu ? "block" : "threads"));
         fputs(" |", o);
-        put_num(o, "%.1f", mc);
-        if (schemes_differ) put_num(o, "%.1f", y < 0 ? NAN : ratio(num(f, y, "mcells_per_s"), mc));
-        if (papered) {
-            put_num(o, "%.0f", paper);
-            if (schemes_differ) put_num(o, "%.1f", y < 0 ? NAN : ratio(num(f, y, "paper_mcells"), paper));
-            put_num(o, "%.2f", ratio(mc, paper));
+        if (marching) fprintf(o, " %s |", cell(f, r, "nodes"));
+        if (t->paper_block && gpu && papered) {
+            const struct paper_scheme *p = paper_find(cell(f, r, "scheme"));
+            if (p) fprintf(o, " %dx%dx%d |", p->best_block[0], p->best_block[1], p->best_block[2]);
+            else fputs(" |", o);
         }
-        put_num(o, "%.3f", num(f, r, "updates_per_s") / 1e9);
-        put_num(o, "%.1f", num(f, r, "gbs_effective"));
-        put_num(o, "%.1f", num(f, r, "pct_bw"));
-        put_num(o, "%.1f", num(f, r, "gflops"));
-        fputs(num(f, r, "verified") == 1 ? " yes |" : " **NO** |", o);
-        if (cached) fputs(num(f, r, "cache_resident") == 1 ? " yes |" : " no |", o);
+        for (int k = 0; k < NMETRICS; k++) {
+            if (!show[k]) continue;
+            double v = num(f, r, metrics[k].name);
+            if (!strcmp(metrics[k].md_format, "flag")) fputs(v == 1 ? " yes |" : " no |", o);
+            else put_num(o, metrics[k].md_format, v * metrics[k].md_scale);
+            if (k == METRIC_mcells_per_s && ratios) put_num(o, "%.2f", y < 0 ? NAN : ratio(num(f, y, "mcells_per_s"), mc));
+            if (k == METRIC_paper_mcells) {
+                if (ratios) put_num(o, "%.1f", y < 0 ? NAN : ratio(num(f, y, "paper_mcells"), paper));
+                put_num(o, "%.2f", ratio(mc, paper));
+            }
+        }
         fputc('\n', o);
     }
     fputc('\n', o);
@@ -441,7 +503,10 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
         fprintf(o, "%s `%s` (%d rows)", i ? "," : "", m->files[i].name, m->files[i].nrow);
     fputs(" |\n\n", o);
 
-    for (size_t t = 0; t < COUNT(shown_tables); t++) write_table(o, m, (int)t);
+    for (size_t t = 0; t < COUNT(shown_tables); t++) {
+        const struct csv *g = newest(m, shown_tables[t].table, &holders);
+        if (g && !shown_tables[t].figure_only) write_table(o, "###", &shown_tables[t], g, holders);
+    }
 
     /* Tables shown only as figures (sizes, blocks, ...): where their rows are. */
     int listed = 0;
@@ -449,7 +514,8 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
         for (int r = 0; r < m->files[i].nrow; r++) {
             const char *table = cell(&m->files[i], r, "table");
             int skip = 0;
-            for (size_t t = 0; t < COUNT(shown_tables); t++) skip |= !strcmp(table, shown_tables[t].table);
+            for (size_t t = 0; t < COUNT(shown_tables); t++)
+                skip |= !shown_tables[t].figure_only && !strcmp(table, shown_tables[t].table);
             for (int j = 0; j <= i && !skip; j++) /* listed already at an earlier row? */
                 for (int s = 0; s < (j < i ? m->files[j].nrow : r) && !skip; s++)
                     skip = !strcmp(cell(&m->files[j], s, "table"), table);
@@ -468,15 +534,77 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
     free(sub);
 }
 
+/* What the tables' columns mean: from the metric table, plus the ratios this module adds. */
+static void write_legend(FILE *o)
+{
+    const struct scheme *ref = scheme_reference();
+    for (int k = 0; k < NMETRICS; k++)
+        if (metrics[k].md_heading) fprintf(o, "- %s (`%s`): %s.\n", metrics[k].md_heading, metrics[k].name, metrics[k].meaning);
+    if (ref)
+        fprintf(o, "- %s/scheme: the %s row's MCells/s divided by the scheme's (same table, variant, precision,\n"
+                   "  coefficients, grid and threads), as in the paper's Tables 4 and 5; paper %s/scheme likewise.\n",
+                ref->title, ref->title, ref->title);
+    fputs("- Paper figures: M. F. Hadi, Int. J. Antennas Propag. 2012, article 280359.\n\n", o);
+}
+
+/* bench's page: every table of one file, under the device's name. */
+static void write_bench_page(FILE *o, const struct csv *f)
+{
+    if (!f->nrow) return;
+    fprintf(o, "# %s benchmark: ", cell(f, 0, "device"));
+    md(o, cell(f, 0, "device_name"));
+    fputs("\n\n", o);
+    md(o, cell(f, 0, "device_detail"));
+    if (*cell(f, 0, "driver")) fprintf(o, "; driver %s", cell(f, 0, "driver"));
+    fputs(". Command: `fdtdbench bench`. Every row was verified against the double-precision reference "
+          "before timing.\n\n", o);
+    write_legend(o);
+    for (size_t t = 0; t < COUNT(shown_tables); t++) write_table(o, "##", &shown_tables[t], f, 1);
+}
+
+int report_bench(const char *csv_path)
+{
+    struct csv f;
+    char *dir = xstrdup(csv_path), *slash = strrchr(dir, '/');
+    const char *name = slash ? slash + 1 : csv_path;
+    if (slash) *slash = '\0';
+    load_csv(&f, slash ? dir : ".", name);
+    size_t n = strlen(csv_path);
+    char *path = xmalloc(n + 8), *tmp = xmalloc(n + 12);
+    snprintf(path, n + 8, "%.*s.md", (int)(n > 4 ? n - 4 : n), csv_path);
+    snprintf(tmp, n + 12, "%s.tmp", path);
+    FILE *o = fopen(tmp, "w");
+    int rc = -1;
+    if (o) {
+        write_bench_page(o, &f);
+        int bad = ferror(o);
+        rc = fclose(o) || bad || rename(tmp, path) ? -1 : 0;
+    }
+    if (rc) {
+        fprintf(stderr, "fdtdbench: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+    } else {
+        write_bench_page(stdout, &f);
+        fprintf(stderr, "wrote %s and %s\n", csv_path, path);
+    }
+    free_csv(&f);
+    free(dir);
+    free(path);
+    free(tmp);
+    return rc;
+}
+
 static void usage(FILE *f)
 {
-    fputs("usage: fdtdbench report [--results DIR] [--out FILE]\n"
+    fputs("usage: fdtdbench report [--results DIR] [--out FILE] | --columns\n"
           "Writes a Markdown page of the measurements in DIR/<machine>/*.csv (default DIR: results)\n"
           "to FILE (default DIR/README.md): per machine its context, the paper's Tables 2-5 beside\n"
           "its figures (MCells/s by the paper's equation 5, Yee/scheme ratios, updates/s, effective\n"
           "GB/s, percent of the bandwidth measured in the same run, GFLOP/s) and links to the\n"
           "figures that make plots renders. Where several files hold one table the newest (date\n"
-          "column, then file name) is used, and named.\n",
+          "column, then file name) is used, and named.\n"
+          "--columns prints the CSV columns (name, unit, meaning) as a Markdown table instead:\n"
+          "the README's glossary.\n",
           f);
 }
 
@@ -491,6 +619,9 @@ int cmd_report(int argc, char **argv)
             results = cli_value(argc, argv, &i);
         } else if (!strcmp(argv[i], "--out")) {
             out = cli_value(argc, argv, &i);
+        } else if (!strcmp(argv[i], "--columns")) {
+            metrics_glossary(stdout);
+            return 0;
         } else {
             cli_error("report: unknown option '%s' (see fdtdbench report --help)", argv[i]);
         }
@@ -521,17 +652,10 @@ int cmd_report(int argc, char **argv)
     FILE *o = fopen(tmp, "w");
     if (!o) cli_error("--out: cannot write '%s': %s", tmp, strerror(errno));
     fputs("# Results\n\n"
-          "Written by `fdtdbench report` from the CSV files in the folders below; the CSVs are\n"
-          "the record, this page is regenerated from them (`make plots`).\n\n"
-          "- MCells/s is the paper's equation (5): updates/s ÷ 6 ÷ 10⁶ (one of six components updated).\n"
-          "- Paper figures come from each row's `paper_mcells` column: M. F. Hadi, Int. J. Antennas\n"
-          "  Propag. 2012, article 280359 (GPU: Tesla C2050; CPU: one core of a Xeon W5580).\n"
-          "- Yee/scheme: the Yee kernel's MCells/s divided by the scheme's, as in the paper's Tables 4 and 5.\n"
-          "- GB/s effective = updates/s × compulsory bytes per update; % of measured BW is against the\n"
-          "  better of the two bandwidths the suite's own probe measured on the device in the same run.\n"
-          "- GFLOP/s = updates/s × flops per update. `verified`: matched the double-precision reference\n"
-          "  before timing.\n\n",
+          "Written by `fdtdbench report` (and `make bench`) from the CSV files in the folders below;\n"
+          "the CSVs are the record, this page is regenerated from them.\n\n",
           o);
+    write_legend(o);
     if (!nfiles) fputs("No results yet: `make bench` measures them.\n\n", o);
     for (int i = 0; i < nm; i++)
         if (ms[i].nfiles) fprintf(o, "- [%s](#%s)\n", ms[i].name, ms[i].name);
