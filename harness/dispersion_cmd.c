@@ -21,7 +21,7 @@ static const char usage[] =
     "below 1 for S44, whose time rule damps). The stability limit is found over the Brillouin zone;\n"
     "a Courant number at or above it is refused.\n"
     "\n"
-    "  --scheme S          yee, fv24, fv24wb, s22, s44 (tables: only this one, plus Yee's ratio)\n"
+    "  --scheme S          %s (tables: only this one, plus the reference's ratio)\n"
     "  --ppw N             cells per wavelength, at least 2 (vs-angle: default 10; distance:\n"
     "                      default 5, 10, 15, 20, 30, 40, 60, 80)\n"
     "  --courant X         default: the design Courant number where the scheme is stable there,\n"
@@ -174,17 +174,19 @@ static void table_distance(const struct opts *o)
 {
     static const double ppws[] = {5, 10, 15, 20, 30, 40, 60, 80};
     int nppw = o->ppw > 0 ? 1 : (int)(sizeof ppws / sizeof ppws[0]);
-    const struct scheme *yee = scheme_find("yee");
+    const struct scheme *ref = scheme_reference(); /* the spec with a 'reference' line */
     struct setup y, u[MAX_SCHEMES];
-    if (yee) prepare(o, yee, &y);
+    if (ref) prepare(o, ref, &y);
     int n = prepare_all(o, u);
+    char ratio_col[40];
+    snprintf(ratio_col, sizeof ratio_col, "ratio_to_%s", ref ? ref->name : "reference");
     row(9, (const char *const[]){"scheme", "courant", "ppw", "theta_deg", "phi_deg", "worst_vp_error",
-                                 "phase_error_deg", "distance_wavelengths", "ratio_to_yee"});
+                                 "phase_error_deg", "distance_wavelengths", ratio_col});
     for (int i = 0; i < n; i++)
         for (int p = 0; p < nppw; p++) {
             double ppw = o->ppw > 0 ? o->ppw : ppws[p], vp, d[3], yvp, yd[3], t, ph;
             double dist = distance_of(&u[i], ppw, o->phase_deg, &vp, d);
-            double ratio = yee ? dist / distance_of(&y, ppw, o->phase_deg, &yvp, yd) : NAN;
+            double ratio = ref ? dist / distance_of(&y, ppw, o->phase_deg, &yvp, yd) : NAN;
             char c[9][32];
             angles_from_direction(d, &t, &ph);
             snprintf(c[0], 32, "%s", u[i].s->name), snprintf(c[1], 32, "%g", u[i].courant);
@@ -201,7 +203,7 @@ int cmd_dispersion(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
+            printf(usage, scheme_names());
             return 0;
         }
         if (!strcmp(a, "--csv")) o.csv = 1;

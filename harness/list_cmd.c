@@ -7,9 +7,12 @@
 
 static const char *const help =
     "usage: fdtdbench list [--csv] [--precision f32|f64] [--coef array|uniform] [--component C|all]\n"
+    "       fdtdbench list --reference\n"
     "Operation and byte counts of one single-component update, derived from each spec file:\n"
     "flops, reads, writes, distinct arrays read, naive bytes ((reads + writes) x size) and\n"
-    "compulsory bytes (each array once). Defaults: f32, array coefficients, all components.\n";
+    "compulsory bytes (each array once). Defaults: f32, array coefficients, all components.\n"
+    "--reference prints the name of the scheme ratios are taken against (its spec's 'reference'\n"
+    "line), or nothing if no spec has one.\n";
 
 int cmd_list(int argc, char **argv)
 {
@@ -17,6 +20,10 @@ int cmd_list(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(help, stdout); return 0; }
         else if (!strcmp(argv[i], "--csv")) csv = 1;
+        else if (!strcmp(argv[i], "--reference")) {
+            if (scheme_reference()) puts(scheme_reference()->name);
+            return 0;
+        }
         else if (!strcmp(argv[i], "--precision")) precision = cli_precision(cli_value(argc, argv, &i));
         else if (!strcmp(argv[i], "--coef")) coef = cli_coef(cli_value(argc, argv, &i));
         else if (!strcmp(argv[i], "--component")) {

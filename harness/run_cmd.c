@@ -14,9 +14,10 @@
 static const char *const run_help =
     "usage: fdtdbench run [OPTIONS]\n"
     "Verifies one kernel against the double-precision reference, then times it.\n"
-    "Defaults are the paper's protocol: Yee, hx, a 300^3 interior, f32, array coefficients.\n"
+    "Defaults are the paper's protocol: the reference scheme (%s), hx, a 300^3 interior, f32,\n"
+    "array coefficients.\n"
     "  --device cpu|gpu        (cpu)\n"
-    "  --scheme NAME           yee, fv24, fv24wb, s22, s44 (yee)\n"
+    "  --scheme NAME           %s\n"
     "  --component C           hx hy hz ex ey ez (hx)\n"
     "  --grid NXxNYxNZ | N     interior cells, each at least 4 (300)\n"
     "  --threads T             CPU threads, 1 to the CPUs online (all)\n"
@@ -78,6 +79,12 @@ static void check_options(const struct options *o, struct session *s)
     }
 }
 
+/* The reference scheme (its spec's 'reference' line), else the first. */
+static const struct scheme *default_scheme(void)
+{
+    return scheme_reference() ? scheme_reference() : scheme_at(0);
+}
+
 static const char *default_variant(int device) { return device == DEV_CPU ? "plain" : "baseline"; }
 
 /* The run's settings on one line, then each measured column of metrics.h with its unit. */
@@ -96,12 +103,12 @@ static void print_result(const struct session *s, const struct run_config *c, co
 int cmd_run(int argc, char **argv)
 {
     struct options o;
-    const char *scheme = "yee";
+    const char *scheme = default_scheme()->name;
     int component = HX;
     default_options(&o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(run_help, stdout); return 0; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { printf(run_help, default_scheme()->name, scheme_names()); return 0; }
         else if (parse_common(&o, argc, argv, &i)) continue;
         else if (!strcmp(a, "--device")) o.device = cli_device(cli_value(argc, argv, &i));
         else if (!strcmp(a, "--scheme")) scheme = cli_scheme(cli_value(argc, argv, &i))->name;
@@ -146,7 +153,7 @@ static const char *const sweep_help =
     "Verifies and times every combination of the lists given, writing one CSV row each to\n"
     "RESULTS/<machine>/NAME-<date>.csv (never over an earlier file). Lists are comma-separated.\n"
     "  --device cpu|gpu              (cpu)\n"
-    "  --schemes LIST|all            (all)\n"
+    "  --schemes LIST|all            of %s (all)\n"
     "  --components LIST|all         (hx)\n"
     "  --grids LIST                  e.g. 64,128,300,160x160x640 (300)\n"
     "  --tiles LIST                  CPU tiles JxK (whole rows of one plane)\n"
@@ -169,7 +176,7 @@ int cmd_sweep(int argc, char **argv)
     const char *dir = "results", *name = "sweep";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(sweep_help, stdout); return 0; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { printf(sweep_help, scheme_names()); return 0; }
         else if (parse_common(&o, argc, argv, &i)) continue;
         else if (!strcmp(a, "--device")) o.device = cli_device(cli_value(argc, argv, &i));
         else if (!strcmp(a, "--schemes")) ns = split_list((char *)cli_value(argc, argv, &i), schemes, MAX_LIST);

@@ -25,8 +25,10 @@ expect_error() {
     fi
 }
 
+# The schemes built in, as list names them: "yee, fv24, ..." (no test names them by hand).
+schemes=$("$B" list --csv --component hx | awk -F, 'NR > 1 { printf "%s%s", n++ ? ", " : "", $1 }')
 expect_error "unknown command" "unknown command 'frobnicate'" frobnicate
-expect_error "unknown scheme" "unknown scheme 'yee2' (known: yee, fv24, fv24wb, s22, s44)" run --scheme yee2
+expect_error "unknown scheme" "unknown scheme 'nonesuch' (known: $schemes)" run --scheme nonesuch
 expect_error "unknown component" "unknown component 'hw'" run --component hw
 expect_error "unknown precision" "unknown precision 'f16' (known: f32, f64)" run --precision f16
 expect_error "unknown storage" "unknown coefficient storage 'sparse'" run --coef sparse
@@ -59,6 +61,22 @@ expect_error "cost no throughput" "no full-step throughput for yee on the cpu (f
 for cmd in list run sweep bench probe dispersion cost tune report; do
     if "$B" $cmd --help 2>&1 | grep -q "usage: fdtdbench $cmd"; then ok "$cmd --help"; else bad "$cmd --help"; fi
 done
+# Help texts list the schemes that are built in.
+for cmd in run sweep dispersion; do
+    if [ -n "$schemes" ] && "$B" $cmd --help 2>&1 | grep -qF "$schemes"; then ok "$cmd --help lists the schemes"
+    else bad "$cmd --help lists the schemes: '$schemes' not in it"; fi
+done
+# The paper's five schemes are in the default build (Table 1 below checks their counts).
+for s in yee fv24 fv24wb s22 s44; do
+    case ", $schemes, " in *", $s, "*) ;; *) bad "scheme $s not built in: $schemes" ;; esac
+done
+# A sweep's CSV header is the metric table's column list, in order.
+"$B" report --columns | awk -F'`' 'NR > 2 { printf "%s%s", n++ ? "," : "", $2 }' >"$tmp/cols"
+if [ -s "$tmp/cols" ] && [ "$("$B" run --grid 8 --reps 1 --csv 2>/dev/null | head -n 1)" = "$(cat "$tmp/cols")" ]; then
+    ok "CSV header is the metric table"
+else
+    bad "CSV header is the metric table: $(cat "$tmp/cols")"
+fi
 # The GPU path on a machine without one says why, in one line.
 if "$B" probe --device gpu >/dev/null 2>"$tmp/err"; then
     skipped=$((skipped + 1))
