@@ -7,14 +7,15 @@
 # and, machine-independent, RESULTS_DIR/plots/dispersion-{vs-ppw,vs-angle}.{csv,png,svg} from
 # BUILD_DIR/fdtdbench dispersion (or from the CSVs named by DISPERSION_PPW_CSV and
 # DISPERSION_ANGLE_CSV, as the tests do). A figure without data is skipped with a note.
-# When several CSVs of a machine hold the same table, the newest (date column, then file
-# name) is used, as fdtdbench report does.
+# What a figure shows comes from fdtdbench report --extract: per machine and table, the rows
+# of the newest file holding it, with their ratios to the reference scheme's row. No rule of
+# the report (which file, which row a ratio divides) is repeated here.
 export LC_ALL=C # byte order for sort, a decimal point in awk; gnuplot is told UTF-8 itself
 build=${1:-build}
 results=${2:-results}
 here=$(dirname "$0")
 bin="$build/fdtdbench"
-# The scheme ratios are taken against: the spec with a 'reference' line, as the binary says.
+# The reference scheme (its spec's 'reference' line): the fastest-variant panel's ratio.
 ref=$("$bin" list --reference 2>/dev/null)
 
 if ! command -v gnuplot >/dev/null 2>&1; then
@@ -26,8 +27,13 @@ if [ ! -d "$results" ]; then
     exit 0
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d) xdir=$(mktemp -d)
+trap 'rm -rf "$tmp" "$xdir"' EXIT
+if [ ! -x "$bin" ]; then
+    echo "render.sh: $bin not built: no measurement figures (the dispersion figures follow)"
+elif ! "$bin" report --results "$results" --extract "$xdir" >/dev/null 2>"$tmp/extract.err"; then
+    echo "render.sh: $bin report --extract failed: $(cat "$tmp/extract.err")"
+fi
 
 sel() { # WHERE COLS FILE...: matching rows' columns, tab-separated (plots/select.awk)
     w=$1 c=$2
@@ -35,10 +41,8 @@ sel() { # WHERE COLS FILE...: matching rows' columns, tab-separated (plots/selec
     awk -f "$here/select.awk" -v where="$w" -v cols="$c" "$@"
 }
 
-newest() { # TABLES FILE...: the newest file holding rows of TABLES (date column, then name)
-    t=$1
-    shift
-    sel "table=$t" date,file "$@" | sort -t "$(printf '\t')" -k1,1 -k2,2 | tail -n 1 | cut -f 2
+newest() { # TABLE: the machine's extract of TABLE (report --extract chose the file), if any
+    [ -f "$ex/$1.csv" ] && echo "$ex/$1.csv"
 }
 
 gp() { # SCRIPT ARGS...: run one gnuplot script; report its output file or failure
@@ -55,30 +59,29 @@ gp() { # SCRIPT ARGS...: run one gnuplot script; report its output file or failu
 
 # Caption: machine, device, and the newest date and the files of the rows a figure shows.
 caption() { # FILE...
-    names=$(for f in "$@"; do basename "$f"; done | sort -u | paste -s -d ' ' -)
+    names=$(sel "" source "$@" | sort -u | paste -s -d ' ' -)
     sel "" device_name,date "$@" | sort -t "$(printf '\t')" -k2,2 | tail -n 1 |
         awk -F '\t' -v m="$machine" -v f="$names" '{ print m ": " $1 ", " substr($2, 1, 10) " (" f ")" }'
 }
 
 # Bars beside the paper. Label: the scheme, plus variant, precision and coefficient storage
-# when they are not the paper's (plain, f32, array). Yee/scheme ratios pair rows of one label.
+# when they are not the paper's (plain, f32, array). Ratios: the extract's, to the reference row.
 bars_dat() { # TABLE FILE [block] > dat: label measured ratio paper paper_ratio top has_paper grid block|-
-    sel "table=$1;component=hx" scheme,variant,precision,coef,mcells_per_s,paper_mcells,nx,ny,nz,block "$2" |
-    awk -F '\t' -v showblock="${3:-}" -v ref="$ref" '
+    sel "table=$1;component=hx" scheme,variant,precision,coef,mcells_per_s,paper_mcells,nx,ny,nz,block,ratio_to_ref,paper_ratio_to_ref "$2" |
+    awk -F '\t' -v showblock="${3:-}" '
     BEGIN { OFS = "\t" }
     {
         tag = ($2 == "plain" || $2 == "baseline" ? "" : " " $2) ($3 == "f32" ? "" : " " $3) ($4 == "array" ? "" : " " $4)
-        n++; lab[n] = $1 tag; key[n] = tag; mc[n] = $5; pp[n] = $6; blk[n] = showblock ? $10 : "-"
+        n++; lab[n] = $1 tag; mc[n] = $5; pp[n] = $6; blk[n] = showblock ? $10 : "-"
         grid[n] = ($7 == $8 && $8 == $9) ? $7 "³" : $7 "×" $8 "×" $9
-        if ($1 == ref) { ymc[tag] = $5; ypp[tag] = $6 }
+        rr[n] = $11; rp[n] = $12
         if ($6 != "") has = 1
     }
     END {
         for (i = 1; i <= n; i++) {
-            t = (key[i] in ymc) ? key[i] : ""
-            r = (ymc[t] > 0 && mc[i] > 0) ? sprintf("%.1f", ymc[t] / mc[i]) : "?"
+            r = rr[i] == "" ? "?" : sprintf("%.1f", rr[i])
             p = pp[i] == "" ? "?" : pp[i]
-            pr = (ypp[t] > 0 && pp[i] > 0) ? sprintf("%.1f", ypp[t] / pp[i]) : "?"
+            pr = rp[i] == "" ? "?" : sprintf("%.1f", rp[i])
             top = (pp[i] + 0 > mc[i] + 0) ? pp[i] : mc[i]
             print lab[i], mc[i], r, p, pr, top, has + 0, grid[i], blk[i]
         }
@@ -89,8 +92,8 @@ plot_throughput() { # device FILES...
     dev=$1
     shift
     if [ "$dev" = cpu ]; then
-        f1=$(newest table5-1thread "$@")
-        fa=$(newest table5-allthreads "$@")
+        f1=$(newest table5-1thread)
+        fa=$(newest table5-allthreads)
         [ -n "$f1$fa" ] || { echo "  throughput: skipped (no table5-1thread or table5-allthreads rows)"; return; }
         d1= d2= t1= t2=
         [ -n "$f1" ] && bars_dat table5-1thread "$f1" >"$tmp/t1.dat" && [ -s "$tmp/t1.dat" ] &&
@@ -105,9 +108,8 @@ plot_throughput() { # device FILES...
         gp throughput.gp "CPU throughput per scheme, Hx kernel" "$(caption $f1 $fa)" "$out/throughput" "$d1" "$t1" "$d2" "$t2"
     else
         t=table4
-        f=$(newest table4 "$@")
-        [ -n "$f" ] || { t=table3; f=$(newest table3 "$@"); }
-        [ -n "$f" ] || { echo "  throughput: skipped (no table4 or table3 rows)"; return; }
+        f=$(newest table4)
+        [ -n "$f" ] || { echo "  throughput: skipped (no table4 rows)"; return; }
         bars_dat $t "$f" block >"$tmp/all.dat"
         # Two panels: the paper's method (untagged labels), and each scheme's fastest variant,
         # its ratio taken against Yee's fastest.
@@ -128,8 +130,8 @@ plot_throughput() { # device FILES...
 # One heatmap per scheme (and per variant, precision, coefficient storage if not the paper's):
 # Bx across, By×Bz down. table2 rows first so a later blocks sweep of the same shape wins.
 plot_blocks() { # FILES...
-    f2=$(newest table2 "$@")
-    fb=$(newest blocks "$@")
+    f2=$(newest table2)
+    fb=$(newest blocks)
     [ -n "$f2$fb" ] || { echo "  blocks: skipped (no blocks or table2 rows)"; return; }
     for f in $f2 $fb; do
         sel "table=table2|blocks;component=hx" scheme,variant,precision,coef,block,mcells_per_s,paper_mcells,nx,ny,nz "$f"
@@ -185,7 +187,7 @@ plot_blocks() { # FILES...
 plot_sizes() { # device FILES...
     dev=$1
     shift
-    f=$(newest sizes "$@")
+    f=$(newest sizes)
     [ -n "$f" ] || { echo "  sizes: skipped (no sizes rows)"; return; }
     sel "table=sizes;component=hx" scheme,variant,precision,coef,threads,nx,ny,nz,mcells_per_s,cache_resident "$f" |
     awk -F '\t' -v dir="$tmp" '
@@ -219,18 +221,17 @@ plot_sizes() { # device FILES...
 }
 
 # Roofline: the paper's kernels (table5-allthreads on a CPU, table4 on a GPU) and the rows
-# of tables "optimised" and "uniform", against the bandwidth measured in the same run.
+# of table "uniform", against the bandwidth measured in the same run.
 plot_roofline() { # device FILES...
     dev=$1
     shift
     if [ "$dev" = cpu ]; then t=table5-allthreads; else t=table4; fi
-    fb=$(newest $t "$@")
-    [ -n "$fb" ] || { [ "$dev" = gpu ] && t=table3 && fb=$(newest table3 "$@"); }
-    fo=$(newest "optimised|uniform" "$@")
-    [ -n "$fb$fo" ] || { echo "  roofline: skipped (no $t or optimised rows)"; return; }
+    fb=$(newest $t)
+    fo=$(newest uniform)
+    [ -n "$fb$fo" ] || { echo "  roofline: skipped (no $t or uniform rows)"; return; }
     {
         [ -n "$fb" ] && sel "table=$t;component=hx" scheme,variant,precision,coef,flops_per_byte,gflops,bw_copy_gbs,bw_second_gbs "$fb" | sed 's/^/0\t/'
-        [ -n "$fo" ] && sel "table=optimised|uniform;component=hx" scheme,variant,precision,coef,flops_per_byte,gflops,bw_copy_gbs,bw_second_gbs "$fo" | sed 's/^/1\t/'
+        [ -n "$fo" ] && sel "table=uniform;component=hx" scheme,variant,precision,coef,flops_per_byte,gflops,bw_copy_gbs,bw_second_gbs "$fo" | sed 's/^/1\t/'
     } | awk -F '\t' -v dir="$tmp" '
     BEGIN { OFS = "\t" }
     {
@@ -256,7 +257,8 @@ plot_roofline() { # device FILES...
 for dir in "$results"/*/; do
     machine=$(basename "$dir")
     [ "$machine" = plots ] && continue
-    set -- "$dir"*.csv
+    ex="$xdir/$machine" # this machine's extracts
+    set -- "$ex"/*.csv
     [ -f "$1" ] || continue
     out="$dir"plots
     mkdir -p "$out"

@@ -1,7 +1,7 @@
 # Roofline: the bandwidth ceilings the suite measured (never a datasheet figure), and each
 # scheme's operational intensity (flops per compulsory byte) against its achieved GFLOP/s.
 # No compute ceiling is drawn: the suite does not measure peak FLOP/s. Data from render.sh:
-#   flops_per_byte  gflops  class(0 the paper's kernel, 1 optimised or uniform)  scheme  label
+#   flops_per_byte  gflops  class(0 the paper's kernel, 1 uniform coefficients)  scheme  label
 # gnuplot -c roofline.gp TITLE CAPTION OUTSTEM DAT "SCHEMES" BW1 NAME1 BW2 NAME2
 title = ARG1; caption = ARG2; out = ARG3; dat = ARG4; names = ARG5
 bw1 = ARG6 + 0; bw2 = ARG8 + 0
@@ -30,6 +30,6 @@ do for [fmt in "png svg"] {
             with points pt 9 ps 2 lc i notitle, \
          dat using 1:($3 == 1 ? $2 : NaN):5 with labels left offset 1.2,0 font ",9" notitle, \
          NaN with points pt 7 ps 1.5 lc rgb "black" title "the paper's kernel", \
-         NaN with points pt 9 ps 1.7 lc rgb "black" title "optimised (labelled)"
+         NaN with points pt 9 ps 1.7 lc rgb "black" title "uniform coefficients (labelled)"
     unset output
 }

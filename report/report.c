@@ -594,15 +594,68 @@ int report_bench(const char *csv_path)
     return rc;
 }
 
+/* For the plots: DIR/<machine>/<table>.csv, the rows of the newest file holding each table
+ * (newest) with three columns added: source (that file), ratio_to_ref and paper_ratio_to_ref
+ * (ref_row). The plots take these instead of choosing files and pairing rows themselves. */
+static void write_extracts(const char *dir, const struct machine *ms, int nm)
+{
+    if (mkdir(dir, 0777) && errno != EEXIST) cli_error("--extract: cannot create '%s': %s", dir, strerror(errno));
+    for (int i = 0; i < nm; i++) {
+        char *mdir = join(dir, ms[i].name);
+        if (mkdir(mdir, 0777) && errno != EEXIST) cli_error("--extract: cannot create '%s': %s", mdir, strerror(errno));
+        enum { MAX_TABLES = 256 };
+        const char *done[MAX_TABLES];
+        int ndone = 0;
+        for (int k = 0; k < ms[i].nfiles; k++)
+            for (int r = 0; r < ms[i].files[k].nrow; r++) {
+                const char *table = cell(&ms[i].files[k], r, "table");
+                int seen = 0;
+                for (int d = 0; d < ndone && !seen; d++) seen = !strcmp(done[d], table);
+                if (seen) continue;
+                if (ndone == MAX_TABLES) cli_error("--extract: more than %d tables in %s", MAX_TABLES, ms[i].name);
+                done[ndone++] = table;
+                int holders;
+                const struct csv *f = newest(&ms[i], table, &holders);
+                char name[80];
+                snprintf(name, sizeof name, "%.70s.csv", table);
+                for (char *c = name; *c; c++)
+                    if (*c == '/' || *c == '\\') *c = '_';
+                char *path = join(mdir, name);
+                FILE *o = fopen(path, "w");
+                if (!o) cli_error("--extract: cannot write '%s': %s", path, strerror(errno));
+                for (int c = 0; c < f->ncol; c++) fprintf(o, "%s%s", c ? "," : "", f->head[c]);
+                fputs(",source,ratio_to_ref,paper_ratio_to_ref\n", o);
+                for (int q = 0; q < f->nrow; q++) {
+                    if (strcmp(cell(f, q, "table"), table)) continue;
+                    for (int c = 0; c < f->ncol; c++) fprintf(o, "%s%s", c ? "," : "", f->cell[q * f->ncol + c]);
+                    int y = ref_row(f, table, q);
+                    fprintf(o, ",%s,", f->name);
+                    double rm = y < 0 ? NAN : ratio(num(f, y, "mcells_per_s"), num(f, q, "mcells_per_s"));
+                    double rp = y < 0 ? NAN : ratio(num(f, y, "paper_mcells"), num(f, q, "paper_mcells"));
+                    if (!isnan(rm)) fprintf(o, "%.6g", rm);
+                    fputc(',', o);
+                    if (!isnan(rp)) fprintf(o, "%.6g", rp);
+                    fputc('\n', o);
+                }
+                if (fclose(o)) cli_error("--extract: cannot write '%s': %s", path, strerror(errno));
+                free(path);
+            }
+        free(mdir);
+    }
+}
+
 static void usage(FILE *f)
 {
-    fputs("usage: fdtdbench report [--results DIR] [--out FILE] | --columns\n"
+    fputs("usage: fdtdbench report [--results DIR] [--out FILE | --extract DIR2] | --columns\n"
           "Writes a Markdown page of the measurements in DIR/<machine>/*.csv (default DIR: results)\n"
           "to FILE (default DIR/README.md): per machine its context, the paper's Tables 2-5 beside\n"
           "its figures (MCells/s by the paper's equation 5, Yee/scheme ratios, updates/s, effective\n"
           "GB/s, percent of the bandwidth measured in the same run, GFLOP/s) and links to the\n"
           "figures that make plots renders. Where several files hold one table the newest (date\n"
           "column, then file name) is used, and named.\n"
+          "--extract DIR2 writes, instead of the page, what the plots draw: DIR2/<machine>/<table>.csv,\n"
+          "the rows of the newest file holding each table, with columns source (that file),\n"
+          "ratio_to_ref and paper_ratio_to_ref (against the reference scheme's row, as on the page).\n"
           "--columns prints the CSV columns (name, unit, meaning) as a Markdown table instead:\n"
           "the README's glossary.\n",
           f);
@@ -610,7 +663,7 @@ static void usage(FILE *f)
 
 int cmd_report(int argc, char **argv)
 {
-    const char *results = "results", *out = NULL;
+    const char *results = "results", *out = NULL, *extract = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -619,6 +672,8 @@ int cmd_report(int argc, char **argv)
             results = cli_value(argc, argv, &i);
         } else if (!strcmp(argv[i], "--out")) {
             out = cli_value(argc, argv, &i);
+        } else if (!strcmp(argv[i], "--extract")) {
+            extract = cli_value(argc, argv, &i);
         } else if (!strcmp(argv[i], "--columns")) {
             metrics_glossary(stdout);
             return 0;
@@ -649,7 +704,12 @@ int cmd_report(int argc, char **argv)
 
     char *tmp = xmalloc(strlen(outpath) + 8);
     sprintf(tmp, "%s.tmp", outpath);
-    FILE *o = fopen(tmp, "w");
+    if (extract) {
+        write_extracts(extract, ms, nm);
+        printf("wrote extracts of %d machines to %s\n", nm, extract);
+    }
+    FILE *o = extract ? NULL : fopen(tmp, "w");
+    if (extract) goto done;
     if (!o) cli_error("--out: cannot write '%s': %s", tmp, strerror(errno));
     fputs("# Results\n\n"
           "Written by `fdtdbench report` (and `make bench`) from the CSV files in the folders below;\n"
@@ -672,6 +732,7 @@ int cmd_report(int argc, char **argv)
         cli_error("--out: cannot write '%s': %s", outpath, strerror(e));
     }
     printf("wrote %s (%d machines, %d files)\n", outpath, nm, nfiles);
+done:
 
     for (int i = 0; i < nm; i++) {
         for (int k = 0; k < ms[i].nfiles; k++) free_csv(&ms[i].files[k]);

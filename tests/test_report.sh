@@ -162,6 +162,28 @@ README.md's glossary (after <!-- columns -->) differs from fdtdbench report --co
 $(head -n 10 "$tmp/diff")"
 result readme_glossary_is_the_metric_table "$f"
 
+# The plots' extracts: the newest file's rows of each table, the page's ratios, no page written.
+f=
+mkdir -p "$tmp/xr"
+cp -r "$data/$cpu" "$tmp/xr/"
+"$bin" report --results "$tmp/xr" --extract "$tmp/x" >/dev/null 2>"$tmp/err" || f="exit status $?: $(cat "$tmp/err")"
+[ ! -e "$tmp/xr/README.md" ] || f="$f
+--extract wrote the page too"
+x="$tmp/x/$cpu/table5-1thread.csv"
+[ "$(awk -f "$sel" -v cols=source "$x" | sort -u)" = bench-2000-01-02.csv ] || f="$f
+table5-1thread extract not from the newest file: $(awk -f "$sel" -v cols=source "$x" 2>&1 | sort -u)"
+[ "$(awk -f "$sel" -v cols=scheme "$x" | wc -l)" -eq 5 ] || f="$f
+table5-1thread extract does not hold its 5 rows"
+[ -s "$tmp/x/$cpu/sizes.csv" ] || f="$f
+no sizes extract (its rows are only in the older file)"
+for s in fv24 s44; do
+    want=$(md_cell "$readme" $cpu "$t5" scheme $s "Yee/scheme")
+    got=$(printf %.2f "$(awk -f "$sel" -v where="scheme=$s" -v cols=ratio_to_ref "$x")")
+    [ "$got" = "$want" ] || f="$f
+$s ratio_to_ref $got, the page's Yee/scheme $want"
+done
+result extract_for_plots "$f"
+
 # Bad input: exit status 2, one line "fdtdbench: ..." naming the problem, the old page untouched.
 bad() { # NAME EXPECTED_TEXT ARGS...
     name=$1 text=$2
