@@ -149,7 +149,10 @@ static void load_csv(struct csv *f, const char *dir, const char *name)
     int n = split(f->text, '\n', line, lines);
     int first = 0;
     while (first < n && !*line[first]) first++;
-    if (first == n) cli_error("%s: empty file (expected the header line of harness/results.h)", f->path);
+    if (first == n) {
+        free(line); /* freed before each error: the sanitizers' leak check runs at exit */
+        cli_error("%s: empty file (expected the header line of harness/metrics.h)", f->path);
+    }
     for (int i = 0; i < n; i++) line[i][strcspn(line[i], "\r")] = '\0';
 
     f->ncol = split(line[first], ',', NULL, 0);
@@ -157,9 +160,11 @@ static void load_csv(struct csv *f, const char *dir, const char *name)
     split(line[first], ',', f->head, f->ncol);
     for (size_t k = 0; k < COUNT(required) + COUNT(numeric); k++) {
         const char *want = k < COUNT(required) ? required[k] : numeric[k - COUNT(required)];
-        if (col(f, want) < 0)
-            cli_error("%s: no column '%s' in the header (expected the columns of harness/results.h)",
+        if (col(f, want) < 0) {
+            free(line);
+            cli_error("%s: no column '%s' in the header (expected the columns of harness/metrics.h)",
                       f->path, want);
+        }
     }
     f->cell = xmalloc(sizeof *f->cell * f->ncol * (n - first));
     f->line = xmalloc(sizeof *f->line * (n - first));
@@ -167,8 +172,10 @@ static void load_csv(struct csv *f, const char *dir, const char *name)
     for (int i = first + 1; i < n; i++) {
         if (!*line[i]) continue;
         int got = split(line[i], ',', f->cell + f->nrow * f->ncol, f->ncol);
-        if (got != f->ncol)
+        if (got != f->ncol) {
+            free(line);
             cli_error("%s:%d: %d fields where the header has %d", f->path, i + 1, got, f->ncol);
+        }
         f->line[f->nrow++] = i + 1;
     }
     free(line);
@@ -445,7 +452,9 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
 /* Figures in a sensible reading order: the paper's comparison first. */
 static int figure_rank(const char *name)
 {
-    static const char *const order[] = {"throughput", "roofline", "sizes", "blocks-yee", "blocks", "dispersion-vs-ppw"};
+    char ref_blocks[40]; /* the reference scheme's heatmap before the others */
+    snprintf(ref_blocks, sizeof ref_blocks, "blocks-%s", scheme_reference() ? scheme_reference()->name : "");
+    const char *const order[] = {"throughput", "roofline", "sizes", ref_blocks, "blocks", "dispersion-vs-ppw"};
     for (int i = 0; i < 6; i++)
         if (!strncmp(name, order[i], strlen(order[i]))) return i;
     return 6;
