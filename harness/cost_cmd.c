@@ -10,6 +10,7 @@
 #include "cost.h"
 #include "design.h"
 #include "measure.h"
+#include "metrics.h"
 #include "session.h"
 
 #define PI 3.14159265358979323846
@@ -116,8 +117,9 @@ static int measure_full_step(struct session *se, const struct scheme *s, int pre
     session_bandwidth(se, 0);
     struct run_result r;
     fprintf(stderr, "cost: measuring %s (Hx, %d^3) ...\n", s->name, side);
-    if (measure(se->b, &c, &se->bw, &se->desc, &r, why, n)) return -1;
-    t->cells_per_s = r.updates_per_s / NCOMPONENTS;
+    if (measure(se->b, &c, &se->desc, &r, why, n)) return -1;
+    struct record m = {"cost", &c, &r, &se->bw, &se->desc, NAN};
+    t->cells_per_s = metric_num(METRIC_updates_per_s, &m) / NCOMPONENTS;
     snprintf(t->source, sizeof t->source,
              "ESTIMATE measured now: 6 x the %s Hx kernel on %d^3 (no full-step engine yet)", c.variant, side);
     return 0;
