@@ -67,7 +67,7 @@ static void measure_row(struct bench *b, const char *table, struct run_config c,
     snprintf(w->table, sizeof w->table, "%s", table);
     w->c = c, w->bw = b->s.bw, w->paper = paper;
     results_row(b->rf.f, table, &c, &w->r, &b->s.bw, &b->s.desc, paper);
-    fflush(b->rf.f);
+    results_check(&b->rf);
     b->nrows++;
 }
 
@@ -206,17 +206,19 @@ static void markdown(const struct bench *b, FILE *f)
     }
 }
 
-/* The Markdown beside the CSV, written to a temporary name and renamed. */
+/* The Markdown beside the CSV, of the same name (.md for .csv), complete or absent. */
 static int write_markdown(const struct bench *b)
 {
-    char path[512], tmp[520];
-    snprintf(path, sizeof path, "%.*s.md", (int)(strlen(b->rf.path) - 4), b->rf.path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
-    markdown(b, f);
-    if (fclose(f) || rename(tmp, path)) return -1;
-    fprintf(stderr, "wrote %s and %s\n", b->rf.path, path);
+    const char *base = strrchr(b->rf.path, '/') + 1; /* results_close's name: <folder>/<stem>.csv */
+    char stem[OUTFILE_PATH_MAX], name[OUTFILE_PATH_MAX];
+    struct outfile o;
+    snprintf(stem, sizeof stem, "%.*s", (int)(strlen(base) - 4), base);
+    if (outfile_path(name, sizeof name, "--results", "%s/%s.md", b->rf.out.dir, stem) ||
+        outfile_open(&o, b->rf.out.dir, name))
+        return -1;
+    markdown(b, o.f);
+    if (outfile_link(&o, stem, ".md", 0)) return -1;
+    fprintf(stderr, "wrote %s and %s\n", b->rf.path, o.path);
     return 0;
 }
 
@@ -227,7 +229,7 @@ static int run_device(enum device d, const char *dir, int reps, int quick)
     b->reps = reps, b->quick = quick;
     session_open(&b->s, d);
     fprintf(stderr, "bench on the %s: %s\n", device_names[d], b->s.desc.name);
-    if (results_open(&b->rf, dir, b->s.slug, "bench")) return 1;
+    if (results_open(&b->rf, dir, b->s.slug, "bench")) return 2;
     if (d == DEV_CPU) bench_cpu(b);
     else bench_gpu(b);
     int rc = results_close(&b->rf) || write_markdown(b) ? 1 : 0;

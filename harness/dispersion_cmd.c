@@ -1,4 +1,4 @@
-/* fdtdbench dispersion: phase-velocity error and stability of the schemes (SCHEMES.md section 4),
+/* fdtdbench dispersion: phase-velocity error and stability of the schemes,
  * for one scheme, or as tables for plotting. Everything is computed by stencils/design.c from
  * the parsed specs. */
 #include <math.h>
@@ -56,6 +56,9 @@ static void prepare(const struct opts *o, const struct scheme *s, struct setup *
     u->s = s;
     if (scheme_weights(s, o->design_ppw, o->design_courant, u->w, err, sizeof err)) cli_error("%s", err);
     u->limit = stability_limit(s, u->w);
+    if (s->weights == WEIGHTS_DESIGNED && !(o->design_courant < u->limit))
+        cli_error("--design-courant: %g is not below the stability limit %.4f of the %s it designs", o->design_courant,
+                  u->limit, s->name);
     if (o->courant > 0) {
         if (check_courant(s, u->w, o->courant, err, sizeof err)) cli_error("--courant: %s", err);
         u->courant = o->courant;
@@ -98,11 +101,13 @@ static void named_direction(const char *name, double d[3])
     else if (!strcmp(name, "face")) direction_from_angles(90, 45, d);
     else if (!strcmp(name, "body")) direction_from_angles(acos(1 / sqrt(3)) * 180 / PI, 45, d);
     else {
-        char *comma, *end = NULL;
-        double t = strtod(name, &comma), p = *comma == ',' && comma != name ? strtod(comma + 1, &end) : NAN;
-        if (!isfinite(t) || !isfinite(p) || end == comma + 1 || *end)
+        char theta[64];
+        const char *comma = strchr(name, ',');
+        if (!comma || (size_t)(comma - name) >= sizeof theta)
             cli_error("--direction: '%s' is not axial, face, body or THETA,PHI in degrees", name);
-        direction_from_angles(t, p, d);
+        snprintf(theta, sizeof theta, "%.*s", (int)(comma - name), name);
+        direction_from_angles(cli_double("--direction (polar angle THETA)", theta, 0, 180),
+                              cli_double("--direction (azimuth PHI)", comma + 1, -360, 360), d);
     }
 }
 
@@ -210,7 +215,7 @@ int cmd_dispersion(int argc, char **argv)
         else if (!strcmp(a, "--courant")) o.courant = cli_double(a, cli_value(argc, argv, &i), 1e-6, 10);
         else if (!strcmp(a, "--direction")) o.direction = cli_value(argc, argv, &i);
         else if (!strcmp(a, "--design-ppw")) o.design_ppw = cli_double(a, cli_value(argc, argv, &i), 2, 1e6);
-        else if (!strcmp(a, "--design-courant")) o.design_courant = cli_double(a, cli_value(argc, argv, &i), 1e-6, 10);
+        else if (!strcmp(a, "--design-courant")) o.design_courant = cli_double(a, cli_value(argc, argv, &i), 1e-6, 1);
         else if (!strcmp(a, "--phase-error")) o.phase_deg = cli_double(a, cli_value(argc, argv, &i), 1e-6, 360);
         else if (!strcmp(a, "--table")) o.table = cli_value(argc, argv, &i);
         else cli_error("dispersion: unknown option '%s' (see fdtdbench dispersion --help)", a);

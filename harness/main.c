@@ -12,7 +12,7 @@ static const struct {
     int (*fn)(int, char **);
     const char *help;
 } commands[] = {
-    {"list", cmd_list, "each scheme's operation and byte counts (SCHEMES.md section 5)"},
+    {"list", cmd_list, "each scheme's operation and byte counts"},
     {"run", cmd_run, "verify and time one kernel on one grid"},
     {"sweep", cmd_sweep, "verify and time over schemes x components x grids x blocks x threads"},
     {"bench", cmd_bench, "the paper's tables, measured here, beside its figures"},

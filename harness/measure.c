@@ -11,6 +11,48 @@
 
 const int verify_grid[3] = {37, 29, 23}; /* odd, and no tile or block shape divides them */
 
+/* The extent one tile or block covers in dimension d; 0 when it is the whole grid. */
+static long launch_extent(const struct run_config *c, int d)
+{
+    long e = c->block[d];
+    if (d == 2 && c->nodes > 1) e *= c->nodes;
+    return e;
+}
+
+int check_extent(const struct run_config *c, char *why, size_t n)
+{
+    const char *what = c->device == DEV_CPU ? "tile" : "block";
+    if (c->nodes < 0 || c->nodes > 64) {
+        snprintf(why, n, "nodes per thread %d is outside 1..64", c->nodes);
+        return -1;
+    }
+    for (int d = 0; d < 3; d++) {
+        long e = launch_extent(c, d);
+        if (e < 0 || e > c->grid[d]) {
+            snprintf(why, n, "%s %dx%dx%d%s: its %c extent %ld is %s the grid's %d (grid %dx%dx%d)", what,
+                     c->block[0], c->block[1], c->block[2], d == 2 && c->nodes > 1 ? " with nodes" : "", "xyz"[d],
+                     e, e < 0 ? "negative, not up to" : "more than", c->grid[d], c->grid[0], c->grid[1], c->grid[2]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void verify_geometry(const struct run_config *c, int out[3])
+{
+    for (int d = 0; d < 3; d++) {
+        long g = c->grid[d], base = verify_grid[d];
+        long m = launch_extent(c, d);
+        if (m == 0 && d == 0 && c->device == DEV_CPU) m = 64; /* whole x lines: the SIMD remainder */
+        if (m == 0 || g <= base + m) { /* whole-extent tiles look alike on any grid; small grids as they are */
+            out[d] = (int)(m == 0 && g > base ? base : g);
+            continue;
+        }
+        long r = g % m, k = (base - r + m - 1) / m; /* at least one whole tile, then g's remainder */
+        out[d] = (int)(r + m * (k > 1 ? k : 1));
+    }
+}
+
 static size_t grid_cells(const int g[3]) { return (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
 
 static void set_geometry(struct kernel_args *a, const int g[3], const int block[3])
@@ -239,11 +281,10 @@ static void timing_coefficients(const struct scheme *s, double *da, double *db)
     }
 }
 
-int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
-            const struct device_desc *d, struct run_result *r, char *why, size_t n)
+int measure_check(const struct backend *b, const struct run_config *c, const struct device_desc *d, char *why,
+                  size_t n)
 {
     const struct scheme *s = c->scheme;
-    memset(r, 0, sizeof *r);
     const struct kernel_entry *k = kernel_find(c->device, s->name, c->component, c->precision, c->coef, c->variant);
     if (!k) {
         snprintf(why, n, "no %s kernel '%s' for %s %s %s %s", device_names[c->device], c->variant, s->name,
@@ -251,13 +292,24 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
         return -1;
     }
     /* The timed launch first: verification then runs the same block and nodes on its own grid. */
-    if (check_launch(b, k, c->grid, c->block, c->nodes, why, n)) return -1;
-    if (run_fits(c, d, why, n)) return -1;
+    if (check_launch(b, k, c->grid, c->block, c->nodes, why, n) || check_extent(c, why, n)) return -1;
+    return run_fits(c, d, why, n);
+}
+
+int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
+            const struct device_desc *d, struct run_result *r, char *why, size_t n)
+{
+    const struct scheme *s = c->scheme;
+    memset(r, 0, sizeof *r);
+    if (measure_check(b, c, d, why, n)) return -1;
+    const struct kernel_entry *k = kernel_find(c->device, s->name, c->component, c->precision, c->coef, c->variant);
     size_t need = run_bytes(c);
     b->set_threads(c->threads);
     r->threads = c->device == DEV_CPU ? b->threads() : 0;
     double worst;
-    if (verify_kernel(b, s, k, verify_grid, c->block, c->nodes, &worst, why, n)) return -1;
+    int vgrid[3];
+    verify_geometry(c, vgrid);
+    if (verify_kernel(b, s, k, vgrid, c->block, c->nodes, &worst, why, n)) return -1;
     r->verified = 1;
 
     int L = s->levels, G = s->ngroups, narrays = array_count(s, c->coef);
@@ -307,6 +359,13 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
         r->median_ms = c->reps % 2 ? ms[c->reps / 2] : 0.5 * (ms[c->reps / 2 - 1] + ms[c->reps / 2]);
         r->cache_resident = d->cache_bytes && need < 3 * d->cache_bytes;
         result_metrics(c, r, bw);
+        int limit = r->cache_resident ? CACHE_LIMIT : DRAM_LIMIT;
+        if (bw && bw->best_gbs > 0 && !(r->gbs_effective <= limit * bw->best_gbs)) {
+            snprintf(why, n, "measurement error: %.4g GB/s effective is more than %d times the %.4g GB/s this "
+                     "device's probe measured%s; row refused", r->gbs_effective, limit, bw->best_gbs,
+                     r->cache_resident ? " (cache-resident grid)" : "");
+            rc = -1;
+        }
     }
     free(ms);
     for (int i = 0; i < narrays; i++) b->release(arrays[i]);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "outfile.h"
 
 /* One CSV file, read whole: header names and cells point into text. */
 struct csv {
@@ -516,10 +517,13 @@ int cmd_report(int argc, char **argv)
         free(dir);
     }
 
-    char *tmp = xmalloc(strlen(outpath) + 8);
-    sprintf(tmp, "%s.tmp", outpath);
-    FILE *o = fopen(tmp, "w");
-    if (!o) cli_error("--out: cannot write '%s': %s", tmp, strerror(errno));
+    /* Complete or absent (outfile.h): a temporary file in the page's folder, renamed over it. */
+    struct outfile page;
+    char *slash = strrchr(outpath, '/');
+    char *folder = slash ? xstrdup(outpath) : xstrdup(".");
+    if (slash) folder[slash - outpath] = '\0';
+    if (outfile_open(&page, folder, outpath)) return 2;
+    FILE *o = page.f;
     fputs("# Results\n\n"
           "Written by `fdtdbench report` from the CSV files in the folders below; the CSVs are\n"
           "the record, this page is regenerated from them (`make plots`).\n\n"
@@ -541,12 +545,7 @@ int cmd_report(int argc, char **argv)
     fputs("## Dispersion (analysis, not measurement)\n\n", o);
     write_figures(o, results, "plots");
 
-    int bad = ferror(o);
-    if (fclose(o) || bad || rename(tmp, outpath)) {
-        int e = errno;
-        remove(tmp);
-        cli_error("--out: cannot write '%s': %s", outpath, strerror(e));
-    }
+    if (outfile_replace(&page, slash ? slash + 1 : outpath)) return 1;
     printf("wrote %s (%d machines, %d files)\n", outpath, nm, nfiles);
 
     for (int i = 0; i < nm; i++) {
@@ -556,7 +555,7 @@ int cmd_report(int argc, char **argv)
     }
     free(ms);
     free(names);
-    free(tmp);
+    free(folder);
     free(outpath);
     return 0;
 }

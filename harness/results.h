@@ -1,12 +1,12 @@
 /* Measurements and how they are written: one CSV row per timed kernel, every row carrying its
- * context (DESIGN.md, timing rules). Files are written to a temporary name and renamed, and
- * never replace an earlier run. */
+ * context. Files are complete or absent (outfile.h), and never replace an earlier run. */
 #ifndef HARNESS_RESULTS_H
 #define HARNESS_RESULTS_H
 
 #include <stdio.h>
 
 #include "backend.h"
+#include "outfile.h"
 
 /* The CSV columns, in order. Tables and plots read columns by these names. */
 #define RESULT_COLUMNS                                                                         \
@@ -43,17 +43,23 @@ struct run_result {
 /* Derived metrics from the times, the counts and the probe (DESIGN.md, metrics). */
 void result_metrics(const struct run_config *c, struct run_result *r, const struct bandwidth *bw);
 
-/* An open results file. */
+/* An open results file: a temporary file (outfile.h) until results_close names it. */
 struct results_file {
+    struct outfile out;
     FILE *f;
-    char path[512], tmp[520];
+    const char *path; /* the name it will have (error lines); after results_close, the one it has */
+    char stem[128];   /* <stem>-<date> */
 };
 
-/* Opens results/<machine>/<stem>-<date>.csv (a -N suffix if that exists) under dir, writing
- * to a temporary name until results_close. Returns 0, or -1 with the reason printed. */
+/* Opens a results file for RESULTS/<machine>/<stem>-<date>.csv and writes the header. Returns 0,
+ * or -1 with the reason printed. */
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem);
-int results_close(struct results_file *rf); /* renames into place; 0 or -1 */
-void results_abort(struct results_file *rf);  /* removes the temporary file */
+/* Flushes and checks the rows written so far; on a write error prints why, removes the file and
+ * exits with status 1, so that a run never goes on measuring into a file it cannot keep. */
+void results_check(struct results_file *rf);
+/* Names the file <stem>-<date>.csv, or -2, -3, ... if that exists (never replacing a run): 0 or -1. */
+int results_close(struct results_file *rf);
+void results_abort(struct results_file *rf); /* removes the temporary file */
 
 /* One CSV row; paper_mcells < 0 leaves that column empty. Also usable with stdout. */
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,

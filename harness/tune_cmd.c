@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "measure.h"
+#include "outfile.h"
 #include "paper.h"
 #include "session.h"
 #include "tuned.h"
@@ -131,29 +131,15 @@ static void table_read(struct table *t, const char *path, char date[64])
     fclose(f);
 }
 
-static void mkdir_p(const char *dir)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1;; p++)
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST) cli_error("cannot create folder %s: %s", buf, strerror(errno));
-            if (!(*p = c)) return;
-        }
-}
-
-/* Writes the whole table to path through a temporary file and a rename. */
+/* Writes the whole table to path (in TUNED_DIR), complete or not at all (outfile.h). */
 static void table_write(const struct table *t, const char *path, const struct session *s, const int grid[3])
 {
-    char tmp[600], date[32];
+    char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    mkdir_p(TUNED_DIR);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) cli_error("cannot write %s: %s", tmp, strerror(errno));
+    struct outfile o;
+    if (outfile_open(&o, TUNED_DIR, path)) exit(1);
+    FILE *f = o.f;
     fprintf(f, "# fdtdbench tune: the fastest thread-block shape of each GPU kernel (median of the timed samples)\n");
     fprintf(f, "# date    %s\n# gpu     %s\n# detail  %s\n# driver  %s\n", date, s->desc.name, s->desc.detail,
             s->desc.driver);
@@ -162,13 +148,7 @@ static void table_write(const struct table *t, const char *path, const struct se
             s->bw.second_name, s->bw.second_gbs);
     tuned_print_header(f);
     for (int i = 0; i < t->n; i++) tuned_print(f, &t->e[i]);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        cli_error("cannot write %s: %s", path, strerror(e));
-    }
+    if (outfile_replace(&o, strrchr(path, '/') + 1)) exit(1);
 }
 
 static void duration(char *out, size_t n, double s)
@@ -243,7 +223,7 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
             continue;
         }
         results_row(q->rf->f, "blocks", &rc, &r, &q->s->bw, &q->s->desc, -1);
-        fflush(q->rf->f);
+        results_check(q->rf);
         if (r.verified && r.mcells_per_s > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
             e->nodes = rc.nodes;

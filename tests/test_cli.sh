@@ -29,7 +29,7 @@ expect_error "unknown command" "unknown command 'frobnicate'" frobnicate
 expect_error "unknown scheme" "unknown scheme 'yee2' (known: yee, fv24, fv24wb, s22, s44)" run --scheme yee2
 expect_error "unknown component" "unknown component 'hw'" run --component hw
 expect_error "unknown precision" "unknown precision 'f16' (known: f32, f64)" run --precision f16
-expect_error "unknown storage" "unknown coefficient storage 'sparse'" run --coef sparse
+expect_error "unknown storage" "unknown coef 'sparse'" run --coef sparse
 expect_error "unknown device" "unknown device 'tpu'" run --device tpu
 expect_error "grid smaller than the halo" "from 4 to" run --grid 3x40x40
 expect_error "zero grid size" "each size must be a whole number" run --grid 0
@@ -44,7 +44,7 @@ expect_error "zero reps" "--reps: '0'" run --reps 0
 expect_error "missing value" "--grid needs a value" run --grid
 expect_error "unknown option" "unknown option '--speed'" run --speed 11
 expect_error "sweep bad grid in list" "each size must be" sweep --grids 64,2 --results "$tmp/results"
-expect_error "sweep grid over memory" "no measurement succeeded" sweep --grids 100000 --schemes yee --results "$tmp/results"
+expect_error "sweep grid over memory" "needs .* GB, more than 80%" sweep --grids 100000 --schemes yee --results "$tmp/results"
 expect_error "list bad option" "unknown option" list --fancy
 S="--results tests/data/step-results --machine cpu-synthetic-step"
 expect_error "cost budget 0" "--phase-error: '0' is not a number of degrees above 0 and below 180" cost --size 10 --phase-error 0 $S
