@@ -56,6 +56,27 @@ expect_error "cost no size" "give --size" cost $S
 expect_error "cost distance 0" "--distance: '0' is not a number of wavelengths above 0" cost --size 10 --distance 0 $S
 expect_error "cost unreachable" "yee: no resolution up to 1000 cells per wavelength .* cannot reach that accuracy" cost --size 100 --phase-error 0.001 $S
 expect_error "cost no throughput" "no full-step throughput for yee on the cpu (f32, uniform) .* give --measure" cost --size 10 --coef uniform $S
+# Strict values (issue 13): no trailing, leading or empty parts, no sign or blank, no wrap-around.
+for g in 300x300x300x x40x40x40 40xx40x40 40x +40 " 40" 4294967297; do
+    expect_error "grid '$g' refused" "--grid: '$g' is not AxBxC" run --grid "$g"
+done
+expect_error "tile past int range" "--tile: '4294967297x1' is not JxK" run --tile 4294967297x1 --grid 40x1000x40
+expect_error "tile beyond the grid" "y extent 2000 is more than the grid's 1000" run --tile 2000x1 --grid 40x1000x40
+expect_error "name with a slash" "--name: '../../x' is not a plain file-name stem" sweep --name ../../x --results "$tmp/results"
+expect_error "empty name" "--name: '' is not a plain" sweep --name "" --results "$tmp/results"
+long=$(printf '%5000s' | tr ' ' d)
+expect_error "results path too long" "--results: the path" sweep --results "$tmp/$long"
+expect_error "direction out of range" "--direction (polar angle THETA): '720'" dispersion --scheme yee --ppw 10 --direction 720,-45
+expect_error "direction overflow" "--direction (polar angle THETA): '1e308'" dispersion --scheme yee --ppw 10 --direction 1e308,0
+expect_error "design Courant out of range" "--design-courant: '10' is not a number" dispersion --scheme fv24 --ppw 10 --design-courant 10
+expect_error "design Courant unstable" "not below the stability limit" dispersion --scheme fv24 --ppw 10 --design-courant 0.9
+# Bad input ends before the bandwidth probe (which would print "probing") and leaves no folder.
+for args in "run --variant nosuch" "run --nodes 2" "sweep --variant nosuch --results $tmp/results" "sweep --tiles 500x1 --grids 40"; do
+    "$B" $args >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && ! grep -q probing "$tmp/err" && [ ! -e "$tmp/results" ]; then ok "$args: before the probe, exit 2"
+    else bad "$args: exit $rc, $(cat "$tmp/err")"; fi
+done
 for cmd in list run sweep bench probe dispersion cost tune report; do
     if "$B" $cmd --help 2>&1 | grep -q "usage: fdtdbench $cmd"; then ok "$cmd --help"; else bad "$cmd --help"; fi
 done
