@@ -14,11 +14,11 @@
 #include "session.h"
 
 static const char *const help =
-    "usage: fdtdbench bench [--device cpu|gpu|all] [--quick] [--reps R] [--results DIR]\n"
+    "usage: fdtdbench bench [OPTIONS]\n"
     "Reproduces the paper's throughput tables on this machine (Hx, 300^3, f32, array coefficients):\n"
     "CPU Table 5 on one thread and on all threads; GPU Tables 2-4 when a GPU is present (all).\n"
     "Also uniform coefficients and a grid-size sweep. Prints Markdown tables and saves them with\n"
-    "the CSV under RESULTS/<machine>/bench-<date>.{csv,md}. --quick: fewer sizes, 3 samples.\n";
+    "the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n";
 
 enum { MAX_ROWS = 512 };
 struct row {
@@ -242,18 +242,19 @@ static int run_device(enum device d, const char *dir, int reps, int quick)
 
 int cmd_bench(int argc, char **argv)
 {
-    const char *dir = "results", *device = "all";
-    int reps = 5, quick = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(help, stdout); return 0; }
-        else if (!strcmp(argv[i], "--device")) device = cli_value(argc, argv, &i);
-        else if (!strcmp(argv[i], "--results")) dir = cli_value(argc, argv, &i);
-        else if (!strcmp(argv[i], "--reps")) reps = cli_int("--reps", cli_value(argc, argv, &i), 1, 1000);
-        else if (!strcmp(argv[i], "--quick")) quick = 1, reps = 3;
-        else cli_error("bench: unknown option '%s' (see fdtdbench bench --help)", argv[i]);
-    }
+    static const char *const devices[] = {"cpu", "gpu", "all"};
+    const char *dir = "results";
+    int reps = 5, quick = 0, device = 2;
+    const struct cli_option opts[] = {
+        {"device", CLI_CHOICE, "cpu|gpu|all", "(all: the GPU too, when there is one)", &device, 0, 0, devices, 3},
+        {"quick", CLI_FLAG, NULL, "fewer sizes, 3 samples", &quick, 0, 0, NULL, 0},
+        CLI_OPT_REPS(&reps),
+        CLI_OPT_RESULTS(&dir),
+    };
+    cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
+    if (quick) reps = 3;
     int rc = 0;
-    if (strcmp(device, "all")) return run_device(cli_device(device), dir, reps, quick);
+    if (device < 2) return run_device(device, dir, reps, quick);
     rc |= run_device(DEV_CPU, dir, reps, quick);
     char why[256];
     if (gpu_backend()->available(why, sizeof why)) rc |= run_device(DEV_GPU, dir, reps, quick);

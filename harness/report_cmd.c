@@ -469,33 +469,23 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
     free(sub);
 }
 
-static void usage(FILE *f)
-{
-    fputs("usage: fdtdbench report [--results DIR] [--out FILE]\n"
-          "Writes a Markdown page of the measurements in DIR/<machine>/*.csv (default DIR: results)\n"
-          "to FILE (default DIR/README.md): per machine its context, the paper's Tables 2-5 beside\n"
-          "its figures (MCells/s by the paper's equation 5, Yee/scheme ratios, updates/s, effective\n"
-          "GB/s, percent of the bandwidth measured in the same run, GFLOP/s) and links to the\n"
-          "figures that make plots renders. Where several files hold one table the newest (date\n"
-          "column, then file name) is used, and named.\n",
-          f);
-}
+static const char usage[] =
+    "usage: fdtdbench report [OPTIONS]\n"
+    "Writes a Markdown page of the measurements in DIR/<machine>/*.csv (default DIR: results)\n"
+    "to FILE (default DIR/README.md): per machine its context, the paper's Tables 2-5 beside\n"
+    "its figures (MCells/s by the paper's equation 5, Yee/scheme ratios, updates/s, effective\n"
+    "GB/s, percent of the bandwidth measured in the same run, GFLOP/s) and links to the\n"
+    "figures that make plots renders. Where several files hold one table the newest (date\n"
+    "column, then file name) is used, and named.\n";
 
 int cmd_report(int argc, char **argv)
 {
     const char *results = "results", *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--results")) {
-            results = cli_value(argc, argv, &i);
-        } else if (!strcmp(argv[i], "--out")) {
-            out = cli_value(argc, argv, &i);
-        } else {
-            cli_error("report: unknown option '%s' (see fdtdbench report --help)", argv[i]);
-        }
-    }
+    const struct cli_option opts[] = {
+        CLI_OPT_RESULTS(&results),
+        {"out", CLI_PATH, "FILE", "the page (DIR/README.md)", &out, 0, 0, NULL, 0},
+    };
+    cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
     char *outpath = out ? xstrdup(out) : join(results, "README.md");
 
     /* Read and check everything first: bad input leaves no page half-written. */

@@ -28,16 +28,7 @@ static const char *const help =
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 8\n"
     "or 32 nodes per thread), then the neighbours of the best (each extent and the nodes halved\n"
     "and doubled) until none is faster; the other components try that winner and its neighbours.\n"
-    "Launches a variant does not take (its traits, shared memory) are skipped.\n"
-    "  --scheme LIST|all       (all)\n"
-    "  --component LIST|all    (all)\n"
-    "  --variant LIST|all      GPU kernel variants (all)\n"
-    "  --precision f32|f64     (f32)\n"
-    "  --coef array|uniform    (array)\n"
-    "  --grid NXxNYxNZ | N     (512, or less where the GPU's memory needs it)\n"
-    "  --blocks LIST           only these shapes, e.g. 32x2x3,32x8x4 (one node per thread)\n"
-    "  --reps R                timed samples per launch, the median is compared (3)\n"
-    "  --force                 tune again what the file already has\n";
+    "Launches a variant does not take (its traits, shared memory) are skipped.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -262,20 +253,23 @@ int cmd_tune(int argc, char **argv)
 {
     char *schemes[MAX_LIST], *components[MAX_LIST], *blocks[MAX_SHAPES], *vnames[MAX_VARIANTS];
     int ns = 0, nc = 0, nb = 0, nv = 0, precision = F32, coef = COEF_ARRAY, reps = 3, force = 0, grid[3] = {0, 0, 0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(help, stdout); return 0; }
-        else if (!strcmp(a, "--scheme")) ns = split_list((char *)cli_value(argc, argv, &i), schemes, MAX_LIST);
-        else if (!strcmp(a, "--component")) nc = split_list((char *)cli_value(argc, argv, &i), components, MAX_LIST);
-        else if (!strcmp(a, "--precision")) precision = cli_precision(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--coef")) coef = cli_coef(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--variant")) nv = split_list((char *)cli_value(argc, argv, &i), vnames, MAX_VARIANTS);
-        else if (!strcmp(a, "--grid")) cli_triple(a, cli_value(argc, argv, &i), 2 * HALO, 100000, grid);
-        else if (!strcmp(a, "--blocks")) nb = split_list((char *)cli_value(argc, argv, &i), blocks, MAX_SHAPES);
-        else if (!strcmp(a, "--reps")) reps = cli_int(a, cli_value(argc, argv, &i), 1, 1000);
-        else if (!strcmp(a, "--force")) force = 1;
-        else cli_error("tune: unknown option '%s' (see fdtdbench tune --help)", a);
-    }
+    char *scheme_list = NULL, *component_list = NULL, *variant_list = NULL, *block_list = NULL;
+    const struct cli_option opts[] = {
+        {"scheme", CLI_TEXT, "LIST|all", "(all)", &scheme_list, 0, 0, NULL, 0},
+        {"component", CLI_TEXT, "LIST|all", "(all)", &component_list, 0, 0, NULL, 0},
+        {"variant", CLI_TEXT, "LIST|all", "GPU kernel variants (all)", &variant_list, 0, 0, NULL, 0},
+        CLI_OPT_PRECISION(&precision),
+        {"coef", CLI_CHOICE, "array|uniform", "(array)", &coef, 0, 0, coef_names, 2},
+        {"grid", CLI_GRID, "NXxNYxNZ | N", "(512, or less where the GPU's memory needs it)", grid, CLI_GRID_MIN, CLI_GRID_MAX, NULL, 0},
+        {"blocks", CLI_TEXT, "LIST", "only these shapes, e.g. 32x2x3,32x8x4 (one node per thread)", &block_list, 0, 0, NULL, 0},
+        {"reps", CLI_INT, "R", "timed samples per launch, the median is compared (3)", &reps, 1, 1000, NULL, 0},
+        {"force", CLI_FLAG, NULL, "tune again what the file already has", &force, 0, 0, NULL, 0},
+    };
+    cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
+    if (scheme_list) ns = split_list(scheme_list, schemes, MAX_LIST);
+    if (component_list) nc = split_list(component_list, components, MAX_LIST);
+    if (variant_list) nv = split_list(variant_list, vnames, MAX_VARIANTS);
+    if (block_list) nb = split_list(block_list, blocks, MAX_SHAPES);
     /* Every value checked before anything is measured. */
     const struct scheme *sl[MAX_LIST];
     int cl[MAX_LIST];
