@@ -104,8 +104,9 @@ int run_fits(const struct run_config *c, const struct device_desc *d, char *why,
 {
     size_t need = run_bytes(c);
     if (memory_fits((double)need, d->memory_bytes)) return 0;
-    snprintf(why, n, "grid %dx%dx%d needs %.1f GB, more than 80%% of the %s's %.1f GB", c->grid[0], c->grid[1],
-             c->grid[2], need / 1e9, device_names[c->device], d->memory_bytes / 1e9);
+    snprintf(why, n, "grid %dx%dx%d needs %.1f GB, more than 80%% of the %.1f GB the %s may use%s", c->grid[0],
+             c->grid[1], c->grid[2], need / 1e9, d->memory_bytes / 1e9, device_names[c->device],
+             c->device == DEV_CPU ? " (the least of memory, cgroup limit and ulimit -v/-d)" : "");
     return -1;
 }
 
@@ -128,7 +129,7 @@ static void *upload_values(const struct backend *b, const double *v, size_t n, i
     void *typed = malloc(n * size), *dev = b->alloc(n * size);
     if (!typed || !dev) {
         fprintf(stderr, "fdtdbench: out of memory for verification arrays\n");
-        exit(2);
+        exit(1);
     }
     for (size_t i = 0; i < n; i++)
         if (p == F32) ((float *)typed)[i] = (float)v[i];
@@ -141,7 +142,7 @@ static void *upload_values(const struct backend *b, const double *v, size_t n, i
 static double *random_values(size_t n, int p, double lo, double hi)
 {
     double *v = malloc(n * sizeof *v);
-    if (!v) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    if (!v) { fprintf(stderr, "fdtdbench: out of memory for verification arrays\n"); exit(1); }
     for (size_t i = 0; i < n; i++) v[i] = as_precision(rng_uniform(lo, hi), p);
     return v;
 }
@@ -222,7 +223,7 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     /* Out of place, into a poisoned buffer: an unwritten cell stays NaN and fails. */
     double *poison = malloc(cells * sizeof *poison);
     void *out_typed = malloc(cells * size);
-    if (!poison || !out_typed) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    if (!poison || !out_typed) { fprintf(stderr, "fdtdbench: out of memory for verification arrays\n"); exit(1); }
     for (size_t i = 0; i < cells; i++) poison[i] = NAN;
     void *out = upload_values(b, poison, cells, p);
     a.out = out;
