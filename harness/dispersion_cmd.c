@@ -55,7 +55,7 @@ static void prepare(const struct opts *o, const struct scheme *s, struct setup *
 
 /* ---- output: the same rows as CSV or as aligned text ----------------------------------- */
 
-enum { MAX_COLS = 10, MAX_SCHEMES = 32 };
+enum { MAX_COLS = 10 };
 static int csv;
 
 static void row(int n, const char *const *cells)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 enum { MAX_GROUPS = 4, MAX_LEVELS = 4, MAX_SHIFTS = 4, MAX_TIME_COEFS = MAX_LEVELS + 1 };
+enum { MAX_SCHEMES = 32 }; /* spec files one build takes (the generator refuses more) */
 enum { HALO = 2 }; /* cells of halo on every face: covers a half-span of 3/2 */
 
 /* The transverse shifts sigma of a term group, in the two axes normal to the derivative. */
