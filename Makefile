@@ -5,7 +5,7 @@
 #   make tune       block-shape tuning for the present GPU
 #   make plots      gnuplot figures from results/
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
-#   make fuzz       libFuzzer on the spec parser (clang), FUZZ_SECONDS long
+#   make fuzz       libFuzzer on the spec parser and the CLI's size parser (clang), FUZZ_SECONDS each
 # Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
 # NVCC (empty to build without CUDA), CUDA_ARCH (nvcc -gencode flags).
 
@@ -31,7 +31,7 @@ CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
 SPECS     := stencils/yee.stencil $(filter-out stencils/yee.stencil,$(sort $(wildcard stencils/*.stencil)))
 GEN       := $(BUILD)/gen
 LIB_C     := $(filter-out stencils/generate.c stencils/fuzz_spec.c,$(wildcard stencils/*.c)) \
-             $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c,$(wildcard harness/*.c))
+             $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c harness/fuzz_cli.c,$(wildcard harness/*.c))
 # Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in),
 # generated into a source file of its own, plus one generated table per device.
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in))
@@ -143,14 +143,16 @@ kernel: $(GEN)/generate
 	@$(GEN)/generate one $(KERNEL_TEMPLATE) $(SCHEME) $(or $(COMPONENT),hx) $(PRECISION) $(COEF) $(SPECS)
 
 FUZZ_SECONDS ?= 60
+FUZZFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(INCLUDES)
 fuzz:
-	@mkdir -p $(BUILD)/fuzz
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Istencils -o $(BUILD)/fuzz/fuzz_spec \
-	  stencils/fuzz_spec.c stencils/spec.c -lm
-	@mkdir -p $(BUILD)/fuzz/corpus
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/cli_corpus
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_spec stencils/fuzz_spec.c stencils/spec.c -lm
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_cli harness/fuzz_cli.c harness/cli.c stencils/spec.c -lm
 	# New inputs go to the build folder; copy a crashing one into tests/fuzz_corpus as a regression test.
 	$(BUILD)/fuzz/fuzz_spec -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus tests/fuzz_corpus
+	$(BUILD)/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=64 -artifact_prefix=$(BUILD)/fuzz/ \
+	  $(BUILD)/fuzz/cli_corpus tests/fuzz_cli_corpus
 
 clean:
 	rm -rf $(BUILD)

@@ -58,7 +58,7 @@ void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int 
 #define CLI_OPT_REPS(dest) {"reps", CLI_INT, "R", "timed samples, the median is reported (5)", dest, 1, 1000, NULL, 0}
 #define CLI_OPT_RESULTS(dest) {"results", CLI_PATH, "DIR", "the results folder (results)", dest, 0, 0, NULL, 0}
 #define CLI_OPT_NODES(dest)                                                                            \
-    {"nodes", CLI_INT, "N", "GPU marching variants: nodes per thread along z (tuned, else 1)", dest, 1, 64, NULL, 0}
+    {"nodes", CLI_INT, "N", "GPU marching variants: nodes per thread along z (tuned, else the variant's)", dest, 1, 4096, NULL, 0}
 #define CLI_OPT_VARIANT(dest) {"variant", CLI_TEXT, "NAME", "kernel variant (cpu: plain; gpu: baseline)", dest, 0, 0, NULL, 0}
 #define CLI_OPT_CSV(dest) {"csv", CLI_FLAG, NULL, "comma-separated values with a header line", dest, 0, 0, NULL, 0}
 /* The grid sizes every command accepts: at least the halo on each side. */

@@ -22,16 +22,19 @@ static long launch_extent(const struct run_config *c, int d)
 int check_extent(const struct run_config *c, char *why, size_t n)
 {
     const char *what = c->device == DEV_CPU ? "tile" : "block";
-    if (c->nodes < 0 || c->nodes > 64) {
-        snprintf(why, n, "nodes per thread %d is outside 1..64", c->nodes);
+    if (c->nodes < 0 || c->nodes > 64 * 1024) {
+        snprintf(why, n, "nodes per thread %d is outside 1..%d", c->nodes, 64 * 1024);
         return -1;
     }
     for (int d = 0; d < 3; d++) {
-        long e = launch_extent(c, d);
-        if (e < 0 || e > c->grid[d]) {
-            snprintf(why, n, "%s %dx%dx%d%s: its %c extent %ld is %s the grid's %d (grid %dx%dx%d)", what,
-                     c->block[0], c->block[1], c->block[2], d == 2 && c->nodes > 1 ? " with nodes" : "", "xyz"[d],
-                     e, e < 0 ? "negative, not up to" : "more than", c->grid[d], c->grid[0], c->grid[1], c->grid[2]);
+        /* A CPU tile covers at most the grid (its loops step by it); a GPU block larger than a
+         * small grid only idles threads, and the device's own limits bound it (check_block). */
+        long e = launch_extent(c, d), most = c->device == DEV_CPU ? c->grid[d] : 64L * 1024;
+        if (e < 0 || e > most) {
+            snprintf(why, n, "%s %dx%dx%d%s: its %c extent %ld is %s %s %ld (grid %dx%dx%d)", what, c->block[0],
+                     c->block[1], c->block[2], d == 2 && c->nodes > 1 ? " with nodes" : "", "xyz"[d], e,
+                     e < 0 ? "negative, not up to" : "more than", c->device == DEV_CPU ? "the grid's" : "the limit",
+                     most, c->grid[0], c->grid[1], c->grid[2]);
             return -1;
         }
     }

@@ -23,8 +23,9 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
  * odd-sized. verify_geometry adjusts it to the timed launch. */
 extern const int verify_grid[3];
 
-/* 0 if c's tile or block (and nodes per thread) fit its grid: each extent from 0 (whole) up to
- * the grid's in that dimension, z counting nodes per thread; or -1 saying which does not. */
+/* 0 if c's launch is bounded: a CPU tile from 0 (whole) up to the grid in each dimension; a GPU
+ * block's extent (z times nodes per thread) within int-safe limits (the device's and the variant's
+ * own limits are check_launch's); or -1 saying which extent is not. */
 int check_extent(const struct run_config *c, char *why, size_t n);
 
 /* The grid that verification runs c's launch on: verify_grid, each size moved to the same
