@@ -71,10 +71,16 @@ expect_error "direction overflow" "--direction (polar angle THETA): '1e308'" dis
 expect_error "design Courant out of range" "--design-courant: '10' is not a number" dispersion --scheme fv24 --ppw 10 --design-courant 10
 expect_error "design Courant unstable" "not below the stability limit" dispersion --scheme fv24 --ppw 10 --design-courant 0.9
 # The fit check sees what the process may use (here an address-space limit), not only the RAM.
-( ulimit -v 1500000 && "$B" run --grid 530 ) >/dev/null 2>"$tmp/err"
-rc=$?
-if [ $rc -eq 2 ] && grep -q "needs .* GB, more than 80% of the 1.5 GB the cpu may use" "$tmp/err"; then ok "ulimit -v seen by the fit check"
-else bad "ulimit -v seen by the fit check: exit $rc, $(cat "$tmp/err")"; fi
+if ! ( ulimit -v 1500000 && "$B" list ) >/dev/null 2>&1; then
+    skipped=$((skipped + 1))
+    echo "SKIP ulimit -v seen by the fit check: this binary cannot start under ulimit -v (sanitizer shadow memory?)"
+else
+    ( ulimit -v 1500000 && "$B" run --grid 530 ) >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "needs .* GB, more than 80% of the 1.5 GB the cpu may use" "$tmp/err"; then
+        ok "ulimit -v seen by the fit check"
+    else bad "ulimit -v seen by the fit check: exit $rc, $(cat "$tmp/err")"; fi
+fi
 # Bad input ends before the bandwidth probe (which would print "probing") and leaves no folder.
 for args in "run --variant nosuch" "run --nodes 2" "sweep --variant nosuch --results $tmp/results" "sweep --tiles 500x1 --grids 40"; do
     "$B" $args >/dev/null 2>"$tmp/err"
