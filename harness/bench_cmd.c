@@ -244,15 +244,15 @@ int cmd_bench(int argc, char **argv)
 {
     static const char *const devices[] = {"cpu", "gpu", "all"};
     const char *dir = "results";
-    int reps = 5, quick = 0, device = 2;
+    int reps = 0, quick = 0, device = 2; /* reps 0: not given */
     const struct cli_option opts[] = {
         {"device", CLI_CHOICE, "cpu|gpu|all", "(all: the GPU too, when there is one)", &device, 0, 0, devices, 3},
-        {"quick", CLI_FLAG, NULL, "fewer sizes, 3 samples", &quick, 0, 0, NULL, 0},
+        {"quick", CLI_FLAG, NULL, "fewer sizes, 3 samples unless --reps says otherwise", &quick, 0, 0, NULL, 0},
         CLI_OPT_REPS(&reps),
         CLI_OPT_RESULTS(&dir),
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
-    if (quick) reps = 3;
+    if (!reps) reps = quick ? 3 : 5;
     int rc = 0;
     if (device < 2) return run_device(device, dir, reps, quick);
     rc |= run_device(DEV_CPU, dir, reps, quick);

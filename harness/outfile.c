@@ -15,13 +15,28 @@
 /* ---- the temporary files a signal must remove ------------------------------------------ */
 
 enum { SLOTS = 8 };
-static char live[SLOTS][OUTFILE_PATH_MAX];
+static char live[SLOTS][OUTFILE_PATH_MAX], live_dir[SLOTS][OUTFILE_PATH_MAX];
+static int live_made[SLOTS];
 static volatile sig_atomic_t in_use[SLOTS];
+
+/* rmdir of dir and its parents down to the first `made` characters: the folders a run created,
+ * deepest first; rmdir leaves any that hold something. Async-signal-safe. */
+static void remove_made(char *dir, int made)
+{
+    for (char *p = dir + strlen(dir); made && p - dir >= made; p--)
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            int gone = rmdir(dir) == 0;
+            *p = c;
+            if (!gone) break;
+        }
+}
 
 static void on_signal(int sig)
 {
     for (int i = 0; i < SLOTS; i++)
-        if (in_use[i]) unlink(live[i]); /* async-signal-safe */
+        if (in_use[i]) unlink(live[i]), remove_made(live_dir[i], live_made[i]); /* async-signal-safe */
     signal(sig, SIG_DFL);
     raise(sig); /* ends with the usual status, 128 + sig in a shell */
 }
@@ -46,7 +61,7 @@ static void install_handlers(void)
     signal(SIGXFSZ, SIG_IGN);
 }
 
-static int track(const char *tmp)
+static int track(const char *tmp, const char *dir, int made)
 {
     sigset_t all, old;
     sigfillset(&all);
@@ -55,6 +70,8 @@ static int track(const char *tmp)
     for (int i = 0; i < SLOTS && slot < 0; i++)
         if (!in_use[i]) {
             memcpy(live[i], tmp, strlen(tmp) + 1);
+            memcpy(live_dir[i], dir, strlen(dir) + 1);
+            live_made[i] = made;
             in_use[i] = 1, slot = i;
         }
     sigprocmask(SIG_SETMASK, &old, NULL);
@@ -158,7 +175,7 @@ int outfile_open(struct outfile *o, const char *dir, const char *name)
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &old);
     int fd = mkstemp(o->tmp), err = errno;
-    if (fd >= 0) o->slot = track(o->tmp);
+    if (fd >= 0) o->slot = track(o->tmp, o->dir, o->made);
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd >= 0 && o->slot >= 0) o->f = fdopen(fd, "w"), err = errno;
     if (!o->f) {
@@ -227,13 +244,6 @@ void outfile_abort(struct outfile *o)
     o->f = NULL;
     if (o->tmp[0]) unlink(o->tmp);
     untrack(o);
-    /* Folders this run made, deepest first; rmdir leaves any that hold something. */
-    for (char *p = o->dir + strlen(o->dir); o->made && p - o->dir >= o->made; p--)
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (rmdir(o->dir)) { *p = c; break; }
-            *p = c;
-        }
+    remove_made(o->dir, o->made);
     o->made = 0;
 }
