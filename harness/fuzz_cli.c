@@ -22,12 +22,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int out[3];
     int n = cli_sizes("--grid", text, 1, 100000, out, 3);
     /* The grammar by hand: digit runs separated by single 'x'. */
-    int parts = 0, ok = size > 0 && strlen(text) == size;
+    int parts = 0, ok = text[0] != '\0'; /* argv strings end at the first NUL */
     long want[3] = {0};
     for (const char *p = text; ok && *p;) {
         if (parts == 3 || *p < '0' || *p > '9') { ok = 0; break; }
         long v = 0;
-        while (*p >= '0' && *p <= '9') v = v > 1000000 ? v : v * 10 + (*p++ - '0');
+        for (; *p >= '0' && *p <= '9'; p++)
+            if (v <= 1000000) v = v * 10 + (*p - '0');
         want[parts++] = v;
         ok = v >= 1 && v <= 100000;
         if (*p == 'x' && *++p == '\0') ok = 0;
