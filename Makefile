@@ -5,7 +5,7 @@
 #   make tune       block-shape tuning for the present GPU
 #   make plots      gnuplot figures from results/
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
-#   make fuzz       libFuzzer on the spec parser and the CLI's size parser (clang), FUZZ_SECONDS each
+#   make fuzz       libFuzzer on the spec parser, the spec embedding and the CLI's size parser (clang), FUZZ_SECONDS each
 # Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
 # NVCC (empty to build without CUDA), CUDA_ARCH (nvcc -gencode flags).
 
@@ -30,7 +30,7 @@ CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
 # Yee first: it is the reference every ratio is taken against.
 SPECS     := stencils/yee.stencil $(filter-out stencils/yee.stencil,$(sort $(wildcard stencils/*.stencil)))
 GEN       := $(BUILD)/gen
-LIB_C     := $(filter-out stencils/generate.c stencils/fuzz_spec.c,$(wildcard stencils/*.c)) \
+LIB_C     := $(filter-out stencils/generate.c stencils/embed.c stencils/fuzz_%.c,$(wildcard stencils/*.c)) \
              $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c harness/fuzz_cli.c,$(wildcard harness/*.c))
 # Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in),
 # generated into a source file of its own, plus one generated table per device.
@@ -74,9 +74,10 @@ $(GEN)/gpu_%.o: $(GEN)/gpu_%.cu
 
 # The generator runs on the build machine; it shares the parser with the suite.
 # design.c too: a spec whose weights cannot be designed fails the build, naming the file.
-$(GEN)/generate: stencils/generate.c stencils/spec.c stencils/spec.h stencils/design.c stencils/design.h
+GEN_SRC   := stencils/generate.c stencils/spec.c stencils/design.c stencils/embed.c
+$(GEN)/generate: $(GEN_SRC) stencils/spec.h stencils/design.h stencils/embed.h
 	@mkdir -p $(GEN)
-	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -o $@ stencils/generate.c stencils/spec.c stencils/design.c -lm
+	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -o $@ $(GEN_SRC) -lm
 
 $(GEN)/cpu_%.c: kernels_cpu/%.c.in $(GEN)/generate $(SPECS)
 	$(GEN)/generate variant $< $@ $(SPECS)
@@ -145,14 +146,17 @@ kernel: $(GEN)/generate
 FUZZ_SECONDS ?= 60
 FUZZFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(INCLUDES)
 fuzz:
-	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/cli_corpus
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/cli_corpus $(BUILD)/fuzz/embed_corpus
 	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_spec stencils/fuzz_spec.c stencils/spec.c -lm
 	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_cli harness/fuzz_cli.c harness/cli.c stencils/spec.c -lm
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_embed stencils/fuzz_embed.c stencils/embed.c
 	# New inputs go to the build folder; copy a crashing one into tests/fuzz_corpus as a regression test.
 	$(BUILD)/fuzz/fuzz_spec -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus tests/fuzz_corpus
 	$(BUILD)/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=64 -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/cli_corpus tests/fuzz_cli_corpus
+	$(BUILD)/fuzz/fuzz_embed -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
+	  $(BUILD)/fuzz/embed_corpus tests/fuzz_corpus
 
 clean:
 	rm -rf $(BUILD)
