@@ -161,6 +161,7 @@ int outfile_open(struct outfile *o, const char *dir, const char *name)
 {
     memset(o, 0, sizeof *o);
     o->slot = -1;
+    if (!*dir) dir = "/"; /* "/name" split at its slash */
     if (outfile_path(o->name, sizeof o->name, "--results", "%s", name) ||
         outfile_path(o->dir, sizeof o->dir, "--results", "%s", dir) ||
         outfile_path(o->tmp, sizeof o->tmp, "--results", "%s/" OUTFILE_TMP_PREFIX "%ld-XXXXXX", dir, (long)getpid()))
@@ -168,6 +169,7 @@ int outfile_open(struct outfile *o, const char *dir, const char *name)
     install_handlers();
     if (mkdir_p(o->dir, &o->made)) {
         fprintf(stderr, "fdtdbench: cannot create folder %s: %s\n", o->dir, strerror(errno));
+        remove_made(o->dir, o->made);
         return -1;
     }
     remove_stale(o->dir);
