@@ -1,5 +1,6 @@
 /* fdtdbench: the suite's one program. Each subcommand lives in its own file. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,15 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             pin_threads(argv);
-            return commands[i].fn(argc - 1, argv + 1);
+            int rc = commands[i].fn(argc - 1, argv + 1);
+            /* Tables on standard output are results too: a full disk there is a failure. */
+            errno = 0;
+            if (fflush(stdout) || ferror(stdout)) {
+                fprintf(stderr, "fdtdbench: cannot write the standard output%s%s\n", errno ? ": " : "",
+                        errno ? strerror(errno) : "");
+                return 1;
+            }
+            return rc;
         }
     fprintf(stderr, "fdtdbench: unknown command '%s'\n", argv[1]);
     usage(stderr);

@@ -70,6 +70,13 @@ expect_error "direction out of range" "--direction (polar angle THETA): '720'" d
 expect_error "direction overflow" "--direction (polar angle THETA): '1e308'" dispersion --scheme yee --ppw 10 --direction 1e308,0
 expect_error "design Courant out of range" "--design-courant: '10' is not a number" dispersion --scheme fv24 --ppw 10 --design-courant 10
 expect_error "design Courant unstable" "not below the stability limit" dispersion --scheme fv24 --ppw 10 --design-courant 0.9
+# Tables on standard output count as results: a full disk there is a failure too.
+if [ -w /dev/full ]; then
+    "$B" list >/dev/full 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q "^fdtdbench: cannot write the standard output" "$tmp/err"; then ok "stdout on a full disk: exit 1"
+    else bad "stdout on a full disk: exit $rc, $(cat "$tmp/err")"; fi
+fi
 # The fit check sees what the process may use (here an address-space limit), not only the RAM.
 if ! ( ulimit -v 1500000 && "$B" list ) >/dev/null 2>&1; then
     skipped=$((skipped + 1))
