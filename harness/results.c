@@ -2,7 +2,6 @@
 #include "results.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
