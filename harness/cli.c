@@ -68,7 +68,7 @@ double cli_double(const char *opt, const char *value, double lo, double hi)
     return v;
 }
 
-int cli_sizes(const char *opt, const char *value, int lo, int hi, int out[], int count)
+int cli_sizes(const char *value, int lo, int hi, int out[], int count)
 {
     int n = 0;
     for (const char *p = value;; p++) {
@@ -78,13 +78,12 @@ int cli_sizes(const char *opt, const char *value, int lo, int hi, int out[], int
         if (*p == '\0') break;
         if (*p != 'x') return -1;
     }
-    (void)opt;
     return n;
 }
 
 void cli_triple(const char *opt, const char *value, int lo, int hi, int out[3])
 {
-    int n = cli_sizes(opt, value, lo, hi, out, 3);
+    int n = cli_sizes(value, lo, hi, out, 3);
     if (n == 1) out[1] = out[2] = out[0];
     else if (n != 3)
         cli_error("%s: '%s' is not AxBxC or a single size: each size must be a whole number from %d to %d", opt,

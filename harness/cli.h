@@ -16,7 +16,7 @@ double cli_double(const char *opt, const char *value, double lo, double hi);
 /* "NXxNYxNZ" (or "N" for a cube) with each size in [lo, hi]. */
 void cli_triple(const char *opt, const char *value, int lo, int hi, int out[3]);
 /* Up to count sizes "AxBx..." in [lo, hi], written plainly: their number, or -1 for anything else. */
-int cli_sizes(const char *opt, const char *value, int lo, int hi, int out[], int count);
+int cli_sizes(const char *value, int lo, int hi, int out[], int count);
 /* A file-name stem (--name): letters, digits and ._+-, no '/', not starting with '.' or '-'. */
 int cli_stem(const char *opt, const char *value);
 /* The value after option argv[*i], advancing *i; an error if it is missing. */

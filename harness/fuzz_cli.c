@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = '\0';
     int out[3];
-    int n = cli_sizes("--grid", text, 1, 100000, out, 3);
+    int n = cli_sizes(text, 1, 100000, out, 3);
     /* The grammar by hand: digit runs separated by single 'x'. */
     int parts = 0, ok = text[0] != '\0'; /* argv strings end at the first NUL */
     long want[3] = {0};

@@ -38,7 +38,7 @@ static void parse_block(const char *opt, const char *v, int device, int block[3]
 {
     if (device == DEV_CPU) {
         int jk[2];
-        if (cli_sizes(opt, v, 1, CLI_GRID_MAX, jk, 2) != 2)
+        if (cli_sizes(v, 1, CLI_GRID_MAX, jk, 2) != 2)
             cli_error("%s: '%s' is not JxK (rows x planes, each a whole number from 1 to %d)", opt, v, CLI_GRID_MAX);
         block[0] = 0, block[1] = jk[0], block[2] = jk[1];
     } else {
