@@ -225,7 +225,7 @@ static int write_markdown(const struct bench *b)
 static int run_device(enum device d, const char *dir, int reps, int quick)
 {
     struct bench *b = calloc(1, sizeof *b);
-    if (!b) cli_error("out of memory");
+    if (!b) cli_fail("out of memory");
     b->reps = reps, b->quick = quick;
     session_open(&b->s, d);
     fprintf(stderr, "bench on the %s: %s\n", device_names[d], b->s.desc.name);

@@ -60,7 +60,7 @@ static const struct {
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) cli_error("report: out of memory");
+    if (!p) cli_fail("report: out of memory");
     return p;
 }
 
@@ -84,7 +84,7 @@ static char *slurp(const char *path)
     char *t = xmalloc(cap);
     for (size_t got; (got = fread(t + n, 1, cap - n - 1, f)) > 0;) {
         n += got;
-        if (n + 1 == cap && !(t = realloc(t, cap *= 2))) cli_error("report: out of memory");
+        if (n + 1 == cap && !(t = realloc(t, cap *= 2))) cli_fail("report: out of memory");
     }
     if (ferror(f)) cli_error("cannot read '%s': %s", path, strerror(errno));
     fclose(f);
@@ -194,7 +194,7 @@ static char **list_dir(const char *dir, int (*keep)(const char *dir, const char 
     char **names = xmalloc(sizeof *names * cap);
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.' || !keep(dir, e->d_name)) continue;
-        if (n == cap && !(names = realloc(names, sizeof *names * (cap *= 2)))) cli_error("report: out of memory");
+        if (n == cap && !(names = realloc(names, sizeof *names * (cap *= 2)))) cli_fail("report: out of memory");
         names[n++] = xstrdup(e->d_name);
     }
     closedir(d);

@@ -95,7 +95,7 @@ static void table_put(struct table *t, const struct tuned_entry *e)
         }
     if (t->n == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 64;
-        if (!(t->e = realloc(t->e, (size_t)t->cap * sizeof *t->e))) cli_error("out of memory");
+        if (!(t->e = realloc(t->e, (size_t)t->cap * sizeof *t->e))) cli_fail("out of memory");
     }
     t->e[t->n++] = *e;
 }
