@@ -175,7 +175,7 @@ static void set_value(const struct cli_option *o, const char *value)
 void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
 {
     struct option *lo = calloc((size_t)nopts + 2, sizeof *lo);
-    if (!lo) cli_error("out of memory");
+    if (!lo) cli_fail("out of memory");
     for (int i = 0; i < nopts; i++)
         lo[i] = (struct option){opts[i].name, opts[i].kind == CLI_FLAG ? no_argument : required_argument, NULL, 256 + i};
     lo[nopts] = (struct option){"help", no_argument, NULL, 'h'};
