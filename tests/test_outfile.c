@@ -122,7 +122,7 @@ static void verification_matches_launch(void)
         if (c.device == DEV_CPU) c.block[0] = 0;
         else c.nodes = 1 + t % 4, c.block[2] = c.block[2] * c.nodes > c.grid[2] ? 1 : c.block[2];
         char why[256];
-        if (check_launch(&c, why, sizeof why)) continue;
+        if (check_extent(&c, why, sizeof why)) continue;
         int v[3];
         verify_geometry(&c, v);
         for (int d = 0; d < 3; d++) {
@@ -136,7 +136,7 @@ static void verification_matches_launch(void)
     /* The reproduction: a tile beyond the grid is refused before anything runs. */
     struct run_config c = {.scheme = yee, .device = DEV_CPU, .grid = {40, 1000, 40}, .block = {0, 2147483600, 1}};
     char why[256];
-    CHECK(check_launch(&c, why, sizeof why) == -1 && strstr(why, "more than the grid"), "tile accepted: %s", why);
+    CHECK(check_extent(&c, why, sizeof why) == -1 && strstr(why, "more than the grid"), "tile accepted: %s", why);
 }
 
 /* A backend whose clock says every launch took no time: the row must be refused. */
