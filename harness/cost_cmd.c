@@ -46,7 +46,7 @@ static const char usage[] =
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
     "same scheme, precision and storage, at the grid nearest the problem's; else --measure.\n";
 
-enum { MAX_BUDGETS = 64, MAX_SCHEMES = 32, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEMES * 2 };
+enum { MAX_BUDGETS = 64, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEMES * 2 }; /* MAX_SCHEMES: spec.h */
 
 struct opts {
     struct cost_problem p;   /* budget_deg: the first of budgets */
