@@ -102,7 +102,7 @@ $(GEN)/build_info.h: FORCE
 	   printf '#define BUILD_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
 	   printf '#define BUILD_CFLAGS "%s"\n' "$(CFLAGS)"; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/harness/results.o: $(GEN)/build_info.h
+$(BUILD)/harness/results.o $(BUILD)/harness/step_measure.o: $(GEN)/build_info.h
 .PHONY: FORCE
 FORCE:
 

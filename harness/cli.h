@@ -31,5 +31,6 @@ int cmd_probe(int argc, char **argv);
 int cmd_dispersion(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_step(int argc, char **argv);
 
 #endif
