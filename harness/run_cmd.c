@@ -22,7 +22,7 @@ static const char *const run_help =
     "  --block BXxBYxBZ        GPU thread block (the tuned one, else the paper's Table 3 shape)\n"
     "  --nodes N               GPU marching variants (zmarch): nodes per thread along z (tuned, else 1)\n"
     "  --precision f32|f64     (f32)\n"
-    "  --coef array|uniform    position-dependent or scalar coefficients (array)\n"
+    "  --coef array|uniform|indexed  per-node arrays, scalars, or a material byte per node into a table (array; indexed: CPU)\n"
     "  --variant NAME          kernel variant (cpu: plain; gpu: baseline)\n"
     "  --reps R                timed samples, the median is reported (5)\n"
     "  --csv                   print a CSV header and row instead of text\n";

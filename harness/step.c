@@ -13,7 +13,9 @@ struct stepper {
     struct step_config c;
     const struct kernel_entry *k[NCOMPONENTS];
     void *f[NCOMPONENTS][MAX_LEVELS];     /* f[comp][0] the newest level */
-    void *coef[NCOMPONENTS][MAX_COEFS];   /* COEF_ARRAY: da[0..L), db[0..G) of each component */
+    void *coef[NCOMPONENTS][MAX_COEFS];   /* COEF_ARRAY: da[0..L), db[0..G) of each component;
+                                           * COEF_INDEXED: the same as tables, one value per material */
+    void *index;                          /* COEF_INDEXED: material of each cell, one byte */
     double uni[NCOMPONENTS][MAX_COEFS];   /* COEF_UNIFORM */
     long sy, sz;
     size_t cells, bytes;                  /* per array, halos included */
@@ -28,14 +30,14 @@ static int coef_count(const struct scheme *s) { return s->levels + s->ngroups; }
 double step_bytes_per_cell(const struct scheme *s, int precision, int coef)
 {
     int arrays = NCOMPONENTS * s->levels + (coef == COEF_ARRAY ? NCOMPONENTS * coef_count(s) : 0);
-    return (double)arrays * real_size(precision);
+    return (double)arrays * real_size(precision) + (coef == COEF_INDEXED);
 }
 
 double step_compulsory_bytes(const struct scheme *s, int precision, int coef)
 {
     /* per half-step: 3 updated fields (L levels read, one written), 3 sources read */
     int per_half = 3 * s->levels + 3 + 3 + (coef == COEF_ARRAY ? 3 * coef_count(s) : 0);
-    return 2.0 * per_half * real_size(precision);
+    return 2.0 * per_half * real_size(precision) + 2.0 * (coef == COEF_INDEXED); /* the index, once a half-step */
 }
 
 size_t step_cells(const struct stepper *m, long *sy, long *sz)
@@ -114,9 +116,20 @@ int step_set_materials(struct stepper *m, const struct step_materials *mat, char
                  m->c.coef == COEF_UNIFORM ? 1 : MAX_MATERIALS, m->c.coef == COEF_UNIFORM ? ", everywhere" : "");
         return -1;
     }
+    if (m->c.coef == COEF_INDEXED) {
+        unsigned char *h = m->stage; /* at least one byte per cell */
+        for (size_t c = 0; c < m->cells; c++) h[c] = mat->index ? mat->index[c] : 0;
+        m->c.b->upload(m->index, h, m->cells);
+    }
     for (int comp = 0; comp < NCOMPONENTS; comp++)
         for (int i = 0; i < K; i++) {
             m->uni[comp][i] = mat->coef[comp][0][i];
+            if (m->c.coef == COEF_INDEXED) {
+                for (int x = 0; x < mat->count; x++)
+                    if (m->c.precision == F32) ((float *)m->stage)[x] = (float)mat->coef[comp][x][i];
+                    else ((double *)m->stage)[x] = mat->coef[comp][x][i];
+                m->c.b->upload(m->coef[comp][i], m->stage, (size_t)mat->count * real_size(m->c.precision));
+            }
             if (m->c.coef != COEF_ARRAY) continue;
             for (size_t c = 0; c < m->cells; c++) {
                 double v = mat->coef[comp][mat->index ? mat->index[c] : 0][i];
@@ -139,6 +152,7 @@ void step_close(struct stepper *m)
         for (int i = 0; i < MAX_COEFS; i++)
             if (m->coef[comp][i]) m->c.b->release(m->coef[comp][i]);
     }
+    if (m->index) m->c.b->release(m->index);
     free(m->stage);
     free(m);
 }
@@ -205,7 +219,10 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
             if (!(m->coef[comp][i] = c->b->alloc(m->bytes))) goto full;
             c->b->fill_random(m->coef[comp][i], m->cells, c->precision, 1, 0, 0);
         }
+        for (int i = 0; c->coef == COEF_INDEXED && i < coef_count(s); i++)
+            if (!(m->coef[comp][i] = c->b->alloc(MAX_MATERIALS * sizeof(double)))) goto full;
     }
+    if (c->coef == COEF_INDEXED && !(m->index = c->b->alloc(m->cells))) goto full;
     if (step_set_materials(m, &mat, why, n)) goto fail;
     return m;
 full:
@@ -235,6 +252,7 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         for (int l = 0; l < L; l++) a.level[l] = m->f[comp][l], a.da[l] = m->coef[comp][l], a.da_u[l] = m->uni[comp][l];
         for (int g = 0; g < G; g++) a.db[g] = m->coef[comp][L + g], a.db_u[g] = m->uni[comp][L + g];
         a.plus = m->f[plus][0], a.minus = m->f[minus][0];
+        a.index = m->index;
         memcpy(a.block, c->block, sizeof a.block);
         a.nodes = c->nodes > 0 ? c->nodes : 1;
         m->k[comp]->fn(&a); /* a launch on the GPU: checked at the step's end */

@@ -24,7 +24,7 @@ static const char *const help =
     "  --steps K                     steps per timed sample, 1 to 2147483647 (10)\n"
     "  --variant NAME                components (each component's own kernel), or a kernel variant (components)\n"
     "  --precision f32|f64           (f32)\n"
-    "  --coef array|uniform          coefficient storage (array)\n"
+    "  --coef array|uniform|indexed  per-node arrays, scalars, or a material byte per node into a table (array)\n"
     "  --threads T                   CPU threads (all)\n"
     "  --block JxK | BXxBYxBZ        CPU tile of J rows by K planes, or GPU thread block (tuned, else Table 3)\n"
     "  --nodes N                     GPU marching variants: nodes per thread along z\n"

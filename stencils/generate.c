@@ -14,6 +14,8 @@
  * "//@@ kernel VARIANT TRAIT..." section, emitted once per kernel. The file is named after its
  * variant. The traits say what launches the variant takes, for the harness and the tuner:
  *   marches       each thread (or block) updates kernel_args.nodes consecutive nodes along z
+ *   indexed       the variant also takes indexed coefficients (a material byte per node into a
+ *                 table per coefficient): DECL_COEF_I(name, da|db, idx) and COEF_I(name)
  *   flat          the block's z extent must be 1
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
@@ -22,7 +24,7 @@
  * In a kernel section these words are replaced:
  *   $NAME      the kernel's name; $ENTRY its entry point (kernel_fn, C linkage), $NAME_run
  *   $SCHEME $COMPONENT $PRECISION $COEF $VARIANT  as in the kernel table; $REAL float|double
- *   $ARRAY     1 for array coefficients, 0 for uniform ones (for #if)
+ *   $ARRAY     1 for array coefficients, 0 for uniform and indexed ones (for #if)
  *   $MAXTHREADS  the max_threads trait (1024 if not given), for __launch_bounds__
  *   $DECLS     declarations of the inputs, through the template's macros DECL_LEVEL(name, l),
  *              DECL_SRC(name, plus|minus), DECL_COEF_A(name, da|db, idx) for coefficient
@@ -93,7 +95,7 @@ static void put(struct buf *b, const char *fmt, ...)
 
 /* What a variant's header line declares (see the top of this file). */
 struct traits {
-    int marches, flat, accepts, max_threads, block[3], nodes;
+    int marches, flat, accepts, indexed, max_threads, block[3], nodes;
 };
 
 struct kernel_desc {
@@ -103,8 +105,10 @@ struct kernel_desc {
     const struct traits *traits;
 };
 
-/* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars. */
-static char storage_letter(const struct kernel_desc *k) { return k->coef == COEF_ARRAY ? 'A' : 'U'; }
+/* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars, COEF_I
+ * for tables indexed by the node's material. */
+static char storage_letter(const struct kernel_desc *k) { return "AUI"[k->coef]; }
+static const char *const coef_enum[NCOEF_STORAGES] = {"COEF_ARRAY", "COEF_UNIFORM", "COEF_INDEXED"};
 
 /* One field's points of a group as named loads, one pair (+m point, -m point) per line:
  *   const REAL g2_p0 = LD(P, OFF(..)), g2_p1 = LD(P, OFF(..));
@@ -228,7 +232,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "SCHEME")) put(out, "%s", k->s->name);
         else if (!strcmp(word, "COMPONENT")) put(out, "%s", component_enum[k->component]);
         else if (!strcmp(word, "PRECISION")) put(out, "%s", k->precision == F32 ? "F32" : "F64");
-        else if (!strcmp(word, "COEF")) put(out, "%s", k->coef == COEF_ARRAY ? "COEF_ARRAY" : "COEF_UNIFORM");
+        else if (!strcmp(word, "COEF")) put(out, "%s", coef_enum[k->coef]);
         else if (!strcmp(word, "VARIANT")) put(out, "%s", k->variant);
         else if (!strcmp(word, "ARRAY")) put(out, "%d", k->coef == COEF_ARRAY);
         else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
@@ -266,6 +270,7 @@ static void parse_traits(const char *path, char *words, struct traits *t)
         if (!strcmp(w, "marches")) t->marches = 1;
         else if (!strcmp(w, "flat")) t->flat = 1;
         else if (!strcmp(w, "accepts")) t->accepts = 1;
+        else if (!strcmp(w, "indexed")) t->indexed = 1;
         else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
         else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
         else if (sscanf(w, "block=%dx%dx%d", &b[0], &b[1], &b[2]) == 3 && b[0] > 0 && b[1] > 0 && b[2] > 0) continue;
@@ -354,7 +359,7 @@ static void each_kernel(const struct template *t, const struct scheme *schemes, 
     for (int s = 0; s < n; s++)
         for (int c = 0; c < NCOMPONENTS; c++)
             for (int p = 0; p < 2; p++)
-                for (int cs = 0; cs < 2; cs++) {
+                for (int cs = 0; cs < (t->traits.indexed ? NCOEF_STORAGES : 2); cs++) {
                     struct kernel_desc k = {&schemes[s], c, p, cs, t->variant, &t->traits};
                     fn(&k, t, b);
                 }
@@ -392,7 +397,7 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     kernel_name(name, sizeof name, k);
     const struct traits *r = &t->traits;
     put(b, "    {\"%s\", %s, %s, %s, \"%s\", %s_run, ", k->s->name, component_enum[k->component],
-        k->precision == F32 ? "F32" : "F64", k->coef == COEF_ARRAY ? "COEF_ARRAY" : "COEF_UNIFORM", k->variant, name);
+        k->precision == F32 ? "F32" : "F64", coef_enum[k->coef], k->variant, name);
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{%d, %d, %d, {%d, %d, %d}, %d}},\n", r->marches, r->flat, r->max_threads, r->block[0], r->block[1],
@@ -443,7 +448,7 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
     if (s == n) die("no scheme '%s' among the spec files given", key[0]);
     struct kernel_desc k = {&schemes[s], index_of(component_names, NCOMPONENTS, key[1], "component"),
                             index_of(precision_names, 2, key[2], "precision"),
-                            index_of(coef_names, 2, key[3], "coefficient storage"), t.variant, &t.traits};
+                            index_of(coef_names, NCOEF_STORAGES, key[3], "coefficient storage"), t.variant, &t.traits};
     struct counts c = scheme_counts(k.s, k.precision, k.coef);
     struct buf out = {0};
     put(&out, "/* %s %s, %s, %s coefficients, variant %s (%s): one update is %d flops, %d reads and %d write;\n"

@@ -182,6 +182,64 @@ static void test_step_bytes(void)
     CHECK(step_bytes_per_cell(s44, F64, COEF_UNIFORM) == 24 * 8, "S44 memory: %g", step_bytes_per_cell(s44, F64, COEF_UNIFORM));
 }
 
+/* A scene of several materials (vacuum, a dielectric slab, a lossy block): indexed storage
+ * steps exactly as the same scene in coefficient arrays, and not as vacuum would. */
+static void test_material_scene(void)
+{
+    for (int si = 0; si < scheme_count(); si++) {
+        const struct scheme *s = scheme_at(si);
+        double w[MAX_GROUPS], field[3][2] = {{0}}; /* [array, indexed, vacuum][sum |E|, max diff] */
+        char why[512];
+        struct step_materials *mat = calloc(1, sizeof *mat);
+        static const struct medium media[3] = {{1, 1, 0, 0}, {4, 1, 0, 0}, {2, 1, 0.02, 0}};
+        struct step_config c = config(cpu_backend(), s, w, "plain");
+        c.precision = F64, c.boundary = BOUNDARY_PEC;
+        mat->count = s->levels == 1 ? 3 : 2; /* loss is for leapfrog schemes only */
+        for (int x = 0; x < mat->count; x++)
+            for (int comp = 0; comp < NCOMPONENTS; comp++) {
+                double da[MAX_LEVELS], db[MAX_GROUPS];
+                CHECK(!update_coefficients(s, w, component_is_h(comp), 1e-3, c.courant * 1e-3 / VACUUM_C, &media[x],
+                                           da, db, why, sizeof why), "%s", why);
+                for (int l = 0; l < s->levels; l++) mat->coef[comp][x][l] = da[l];
+                for (int g = 0; g < s->ngroups; g++) mat->coef[comp][x][s->levels + g] = db[g];
+            }
+        double *first = NULL, *got = NULL;
+        unsigned char *index = NULL;
+        size_t cells = 1;
+        for (int run = 0; run < 3; run++) {
+            c.coef = run == 1 ? COEF_INDEXED : COEF_ARRAY;
+            struct stepper *m = step_open(&c, why, sizeof why);
+            if (!m) { CHECK(0, "%s", why); break; }
+            long sy, sz;
+            cells = step_cells(m, &sy, &sz);
+            if (!index) {
+                index = malloc(cells), first = malloc(cells * sizeof *first), got = malloc(cells * sizeof *got);
+                for (size_t i = 0; i < cells; i++) {
+                    long x = (long)(i % sy) - HALO, z = (long)(i / sz) - HALO;
+                    index[i] = x >= 4 && x < 7 ? 1 : z >= 5 && mat->count > 2 ? 2 : 0; /* slab, block */
+                }
+            }
+            mat->index = run < 2 ? index : NULL; /* run 2: vacuum everywhere */
+            int count = mat->count;
+            if (run == 2) mat->count = 1;
+            CHECK(step_set_materials(m, mat, why, sizeof why) == 0, "%s", why);
+            mat->count = count;
+            step_fill_random(m, 5);
+            CHECK(step_run(m, 20, why, sizeof why) == 0, "%s", why);
+            step_get(m, EZ, 0, run == 0 ? first : got);
+            for (size_t i = 0; run && i < cells; i++) {
+                field[run][0] += fabs(first[i]);
+                field[run][1] = fmax(field[run][1], fabs(got[i] - first[i]));
+            }
+            step_close(m);
+        }
+        CHECK(field[1][1] == 0, "%s: indexed differs from array storage by %.3g", s->name, field[1][1]);
+        CHECK(field[2][1] > 1e-2 * field[2][0] / (double)cells, "%s: the materials changed nothing (%.3g against a mean of %.3g)",
+              s->name, field[2][1], field[2][0] / (double)cells);
+        free(mat), free(index), free(first), free(got);
+    }
+}
+
 static void test_bad_input(void)
 {
     double w[MAX_GROUPS];
@@ -217,6 +275,7 @@ int main(void)
     RUN(test_wrong_halo_is_caught);
     RUN(test_pec_is_the_mirror_image);
     RUN(test_step_bytes);
+    RUN(test_material_scene);
     RUN(test_bad_input);
     RUN(test_gpu_steps_match_reference);
     return TEST_SUMMARY();
