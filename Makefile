@@ -4,6 +4,7 @@
 #   make test       every test; GPU tests run only where a GPU is present
 #   make tune       block-shape tuning for the present GPU
 #   make plots      gnuplot figures from results/
+#   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
 #   make fuzz       libFuzzer on the spec parser (clang), FUZZ_SECONDS long
 # Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
@@ -48,7 +49,7 @@ GPU_LIBS  :=
 endif
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(wildcard tests/test_*.c)))
 
-.PHONY: all bench test tune plots kernel fuzz clean
+.PHONY: all bench test tune plots kernel fuzz clean peers
 all: $(BUILD)/fdtdbench
 
 $(BUILD)/fdtdbench: $(BUILD)/harness/main.o $(BUILD)/libfdtd.a
@@ -122,6 +123,10 @@ test: $(BUILD)/fdtdbench $(TESTS) $(if $(NVCC),$(patsubst %.c,$(BUILD)/%.o,$(wil
 bench: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench bench
 	@$(MAKE) --no-print-directory plots
+
+# openEMS and Meep beside the suite's Yee full step: PEERS_ARGS="--grid 300 --threads 2 --steps 100"
+peers: $(BUILD)/fdtdbench
+	sh scripts/peers.sh --fdtdbench $(BUILD)/fdtdbench $(PEERS_ARGS)
 
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)

@@ -281,6 +281,13 @@ static void timing_coefficients(const struct scheme *s, double *da, double *db)
     }
 }
 
+static void *table_alloc(const struct backend *b)
+{
+    void *p = b->alloc(INDEXED_MATERIALS * sizeof(double));
+    if (!p) { fprintf(stderr, "fdtdbench: cannot allocate a coefficient table\n"); exit(2); }
+    return p;
+}
+
 int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
             const struct device_desc *d, struct run_result *r, char *why, size_t n)
 {
@@ -337,7 +344,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
         if (c->coef == COEF_ARRAY) /* position-dependent, up to 2% below the real value: |da| <= 1 */
             a.da[l] = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 31 + l, 0.98 * da[l], da[l]);
         else if (c->coef == COEF_INDEXED)
-            a.da[l] = tables[ntables] = b->alloc(64 * 8),
+            a.da[l] = tables[ntables] = table_alloc(b),
             b->fill_random(tables[ntables++], INDEXED_MATERIALS, c->precision, 31 + l, 0.98 * da[l], da[l]);
     }
     for (int g = 0; g < G; g++) {
@@ -345,7 +352,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
         if (c->coef == COEF_ARRAY)
             a.db[g] = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 41 + g, 0.98 * db[g], db[g]);
         else if (c->coef == COEF_INDEXED)
-            a.db[g] = tables[ntables] = b->alloc(64 * 8),
+            a.db[g] = tables[ntables] = table_alloc(b),
             b->fill_random(tables[ntables++], INDEXED_MATERIALS, c->precision, 41 + g, 0.98 * db[g], db[g]);
     }
 
