@@ -17,7 +17,7 @@ static const char *const help =
     "Verifies a whole time step (H half-step then E half-step, all six components, halo refresh\n"
     "on the device) against a double-precision reference step, then times K steps per sample.\n"
     "Reports cells x steps / s (MCells/s as openEMS, Meep and gprMax count it; not the paper's\n"
-    "eq. 5) and writes one CSV row to RESULTS/<machine>/step-<date>.csv.\n"
+    "eq. 5) and writes one CSV row to RESULTS/<machine>/steps/step-<date>.csv.\n"
     "  --device cpu|gpu              (cpu)\n"
     "  --scheme NAME                 a built-in scheme (yee)\n"
     "  --grid N|NXxNYxNZ             interior cells, each at least 4 (300 on the CPU, 512 on a GPU)\n"
@@ -131,7 +131,9 @@ int cmd_step(int argc, char **argv)
     struct step_result r;
     if (step_measure(&c, &s.bw, &s.desc, &r, why, sizeof why)) cli_error("step: %s", why);
     struct results_file rf;
-    if (results_open_with(&rf, dir, s.slug, "step", STEP_COLUMNS)) return 1;
+    char folder[160];
+    step_results_folder(s.slug, folder, sizeof folder);
+    if (results_open_with(&rf, dir, folder, "step", STEP_COLUMNS)) return 1;
     step_row(rf.f, "step", &c, &r, &s.bw, &s.desc);
     if (results_close(&rf)) return 1;
     if (csv) {

@@ -13,6 +13,8 @@
 static const int verify_grid[3] = {17, 13, 11};
 enum { VERIFY_STEPS = 5 };
 
+void step_results_folder(const char *machine, char *out, size_t n) { snprintf(out, n, "%s/" STEP_FOLDER, machine); }
+
 const char *step_kernel_variant(enum device d, const char *name)
 {
     if (strcmp(name, "components") == 0) return d == DEV_CPU ? "plain" : "baseline";

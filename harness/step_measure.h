@@ -40,6 +40,11 @@ int step_measure(const struct step_run *c, const struct bandwidth *bw, const str
 /* The derived columns, in one place, from the times, the spec's byte counts and the probe. */
 void step_metrics(const struct step_run *c, struct step_result *r, const struct bandwidth *bw);
 
+/* Full-step files live in RESULTS/<machine>/STEP_FOLDER/, apart from the single-component CSVs
+ * (whose columns the report and the plots expect of every *.csv beside them). */
+#define STEP_FOLDER "steps"
+void step_results_folder(const char *machine, char *out, size_t n); /* "<machine>/steps" */
+
 /* code and code_version name who stepped: this suite, or a peer (scripts/peers.sh). */
 #define STEP_COLUMNS                                                                                  \
     "table,code,code_version,scheme,device,variant,precision,coef,boundary,nx,ny,nz,block,nodes,"     \

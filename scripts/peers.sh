@@ -2,7 +2,7 @@
 # openEMS and Meep beside this suite's Yee full step, on the same grid, thread count, number of
 # steps and boundary (PEC walls), in one run:
 #   sh scripts/peers.sh [--grid N] [--steps K] [--threads T] [--results DIR] [--fdtdbench PATH]
-# Writes RESULTS/<machine>/peers-<date>.csv: the suite's rows (indexed, uniform and array
+# Writes RESULTS/<machine>/steps/peers-<date>.csv: the suite's rows (indexed, uniform and array
 # coefficients; the step command's columns) and one row per peer with the figure the peer
 # itself reports. What each peer's step holds:
 #   openEMS (multithreaded engine, float, compressed operator = coefficients by index): the E and
@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2 ;;
     --results) dir=$2 ;;
     --fdtdbench) B=$2 ;;
-    -h | --help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
     [ $# -ge 2 ] || { echo "peers: $1 needs a value" >&2; exit 2; }
@@ -60,7 +60,7 @@ for coef in indexed uniform array; do
     head -n 1 "$tmp/suite-$coef.csv" >"$tmp/header"
     sed -n 2p "$tmp/suite-$coef.csv" >>"$tmp/rows"
 done
-machine=$(ls "$tmp/suite")
+machine=$(ls "$tmp/suite") # the step command's folder: <machine>, holding steps/
 cells=$((grid * grid * grid))
 
 # peer_row CODE VERSION VARIANT PRECISION COEF THREADS SECONDS MCELLS: a row in the suite's
@@ -144,8 +144,8 @@ CTL
 fi
 
 # One file, written whole: into a temporary name in the destination folder, then renamed.
-mkdir -p "$dir/$machine" || fail "cannot create $dir/$machine"
-out="$dir/$machine/peers-$(date -u +%Y%m%d-%H%M%S).csv"
+mkdir -p "$dir/$machine/steps" || fail "cannot create $dir/$machine/steps"
+out="$dir/$machine/steps/peers-$(date -u +%Y%m%d-%H%M%S).csv"
 cat "$tmp/header" "$tmp/rows" >"$out.tmp" && { [ ! -s "$tmp/peers" ] || cat "$tmp/peers" >>"$out.tmp"; } &&
     mv "$out.tmp" "$out" || { rm -f "$out.tmp"; fail "cannot write $out"; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
