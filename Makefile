@@ -38,7 +38,7 @@ LIB_C     := $(filter-out stencils/generate.c stencils/fuzz_spec.c,$(wildcard st
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in))
 GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in))
 CPU_KERNEL_OBJ := $(patsubst kernels_cpu/%.c.in,$(GEN)/cpu_%.o,$(CPU_TEMPLATES)) $(GEN)/cpu_table.o
-LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
+LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/cpu_fused.o $(GEN)/builtin_specs.o
 ifneq ($(NVCC),)
 GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) \
              $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o
@@ -92,6 +92,11 @@ $(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
 
 $(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
 	$(GEN)/generate table gpu $@ $(GPU_TEMPLATES) $(SPECS)
+
+# The step engine's fused half-step kernels (kernels_*/fused.*.step, not a single-component
+# variant): kernels and their own table, cpu_fused_table, in one generated file.
+$(GEN)/cpu_fused.c: kernels_cpu/fused.c.step $(GEN)/generate $(SPECS)
+	$(GEN)/generate fused cpu $< $@ $(SPECS)
 
 $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)

@@ -9,6 +9,32 @@
 #include "design.h"
 #include "reference.h"
 
+/* The fused half-step kernels (build/gen/cpu_fused.c, kernels_cpu/fused.c.in): entries at HX and
+ * EX, each given kernel_args[3]. */
+extern const struct kernel_entry cpu_fused_table[];
+extern const int cpu_fused_table_len;
+
+static const struct kernel_entry *fused_find(enum device d, const char *scheme, int first, int precision, int coef)
+{
+    for (int i = 0; d == DEV_CPU && i < cpu_fused_table_len; i++) {
+        const struct kernel_entry *e = &cpu_fused_table[i];
+        if (e->component == first && e->precision == precision && e->coef == coef && !strcmp(e->scheme, scheme))
+            return e;
+    }
+    return NULL;
+}
+
+static int is_fused(const struct step_config *c) { return strcmp(c->variant, STEP_FUSED) == 0; }
+
+/* The kernel that updates component comp (fused: the one of its half-step). */
+static const struct kernel_entry *step_kernel(const struct step_config *c, int comp)
+{
+    if (is_fused(c)) return fused_find(c->b->device, c->s->name, comp < 3 ? HX : EX, c->precision, c->coef);
+    return kernel_find(c->b->device, c->s->name, comp, c->precision, c->coef, c->variant);
+}
+
+int step_supported(const struct step_config *c) { return step_kernel(c, HX) && step_kernel(c, EX); }
+
 struct stepper {
     struct step_config c;
     const struct kernel_entry *k[NCOMPONENTS];
@@ -196,7 +222,7 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
     m->cells = (size_t)m->sz * (size_t)(c->grid[2] + 2 * HALO);
     m->bytes = m->cells * real_size(c->precision);
     for (int comp = 0; comp < NCOMPONENTS; comp++) {
-        m->k[comp] = kernel_find(c->b->device, s->name, comp, c->precision, c->coef, c->variant);
+        m->k[comp] = step_kernel(c, comp);
         if (!m->k[comp]) {
             snprintf(why, n, "no %s kernel '%s' for %s %s %s %s", device_names[c->b->device], c->variant, s->name,
                      component_names[comp], precision_names[c->precision], coef_names[c->coef]);
@@ -240,8 +266,10 @@ fail:
 static int half_step(struct stepper *m, int first, char *why, size_t n)
 {
     const struct step_config *c = &m->c;
-    const int L = c->s->levels, G = c->s->ngroups;
-    for (int comp = first; comp < first + 3; comp++) {
+    const int L = c->s->levels, G = c->s->ngroups, fused = is_fused(c);
+    struct kernel_args args[3];
+    memset(args, 0, sizeof args);
+    for (int comp = first; comp < first + 3; comp++) { /* the arguments of each component */
         int plus, plus_axis, minus, minus_axis;
         component_sources(comp, &plus, &plus_axis, &minus, &minus_axis);
         struct kernel_args a;
@@ -255,7 +283,11 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         a.index = m->index;
         memcpy(a.block, c->block, sizeof a.block);
         a.nodes = c->nodes > 0 ? c->nodes : 1;
-        m->k[comp]->fn(&a); /* a launch on the GPU: checked at the step's end */
+        args[comp - first] = a;
+        if (!fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */
+    }
+    if (fused) m->k[first]->fn(args); /* all three at once */
+    for (int comp = first; comp < first + 3; comp++) {
         void *newest = m->f[comp][L - 1];
         memmove(&m->f[comp][1], &m->f[comp][0], (size_t)(L - 1) * sizeof(void *));
         m->f[comp][0] = newest;

@@ -16,7 +16,7 @@ struct step_config {
     const struct scheme *s;
     const double *w;      /* weights the vacuum coefficients are made from (scheme_weights) */
     int precision, coef;  /* enum precision, enum coef_storage */
-    const char *variant;  /* the kernel variant of each component update: "plain" (CPU), "baseline", ... */
+    const char *variant;  /* each component's kernel variant ("plain", "baseline", ...), or STEP_FUSED */
     int block[3], nodes;  /* kernel_args.block and .nodes (0: one node per thread) */
     int grid[3];          /* interior cells, each at least STEP_MIN_GRID */
     double courant;       /* c dt / Delta, cell size 1 m */
@@ -37,6 +37,11 @@ struct step_materials {
     double coef[NCOMPONENTS][MAX_MATERIALS][MAX_COEFS];
     const unsigned char *index;
 };
+
+/* The variant that updates the three components of a half-step in one kernel (CPU). */
+#define STEP_FUSED "fused"
+/* 1 if c's device has the kernels of c's scheme, variant, precision and storage. */
+int step_supported(const struct step_config *c);
 
 struct stepper;
 

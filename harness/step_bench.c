@@ -38,7 +38,8 @@ static void markdown(FILE *f, const struct session *s, const struct step_row *ro
 int step_bench(struct session *s, const char *dir, int reps, int quick)
 {
     const int grid = s->device == DEV_CPU ? (quick ? 128 : 300) : (quick ? 256 : 512);
-    int n = 0, failures = 0, max = scheme_count() * NCOEF_STORAGES;
+    static const char *const variants[] = {"components", STEP_FUSED};
+    int n = 0, failures = 0, max = scheme_count() * NCOEF_STORAGES * 2;
     struct step_row *rows = calloc((size_t)max, sizeof *rows);
     struct results_file rf;
     char folder[160];
@@ -48,18 +49,19 @@ int step_bench(struct session *s, const char *dir, int reps, int quick)
         return 1;
     }
     session_bandwidth(s, 0);
+    for (int v = 0; v < 2; v++)
     for (int i = 0; i < scheme_count(); i++)
         for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
             struct step_row *w = &rows[n];
             const struct scheme *sc = scheme_at(i);
             char why[512];
             w->c = (struct step_run){.c = {.b = s->b, .s = sc, .precision = F32, .coef = coef,
-                                           .variant = step_kernel_variant(s->device, "components"),
+                                           .variant = step_kernel_variant(s->device, variants[v]),
                                            .grid = {grid, grid, grid}},
-                                     .variant = "components", .steps = quick ? 3 : 10, .reps = reps};
-            if (!kernel_find(s->device, sc->name, HX, F32, coef, w->c.c.variant)) continue;
+                                     .variant = variants[v], .steps = quick ? 3 : 10, .reps = reps};
+            if (!step_supported(&w->c.c)) continue;
             struct run_config rc = {.scheme = sc, .component = HX, .precision = F32, .coef = coef,
-                                    .device = s->device, .variant = w->c.c.variant};
+                                    .device = s->device, .variant = step_kernel_variant(s->device, "components")};
             default_launch(s, &rc);
             memcpy(w->c.c.block, rc.block, sizeof rc.block);
             w->c.c.nodes = rc.nodes;
@@ -67,7 +69,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick)
                 w->c.c.w = w->w;
                 w->c.c.courant = 0.9 * stability_limit(sc, w->w);
             }
-            fprintf(stderr, "  step %-7s %-8s %d^3 ... ", sc->name, coef_names[coef], grid);
+            fprintf(stderr, "  step %-7s %-10s %-8s %d^3 ... ", sc->name, variants[v], coef_names[coef], grid);
             if (!w->c.c.w || step_measure(&w->c, &s->bw, &s->desc, &w->r, why, sizeof why)) {
                 fprintf(stderr, "FAILED: %s\n", why);
                 failures++;
