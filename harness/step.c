@@ -157,6 +157,11 @@ int step_set_materials(struct stepper *m, const struct step_materials *mat, char
                 m->c.b->upload(m->coef[comp][i], m->stage, (size_t)mat->count * real_size(m->c.precision));
             }
             if (m->c.coef != COEF_ARRAY) continue;
+            if (!mat->index) { /* one value everywhere: filled on the device (lo = hi) */
+                m->c.b->fill_random(m->coef[comp][i], m->cells, m->c.precision, 1, mat->coef[comp][0][i],
+                                    mat->coef[comp][0][i]);
+                continue;
+            }
             for (size_t c = 0; c < m->cells; c++) {
                 double v = mat->coef[comp][mat->index ? mat->index[c] : 0][i];
                 if (m->c.precision == F32) ((float *)m->stage)[c] = (float)v;

@@ -1,11 +1,13 @@
 /* fdtdbench step: whole FDTD time steps (all six components) verified, then timed. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "design.h"
@@ -146,4 +148,24 @@ int cmd_step(int argc, char **argv)
     }
     fprintf(stderr, "step: wrote %s\n", rf.path);
     return 0;
+}
+
+/* fdtdbench peers: scripts/peers.sh (openEMS and Meep beside this binary's full step), run from
+ * the repository root, with this binary as the suite it measures. */
+int cmd_peers(int argc, char **argv)
+{
+    static const char script[] = "scripts/peers.sh";
+    if (access(script, R_OK))
+        cli_error("peers: %s not found here: run from the repository root (or: make peers)", script);
+    static char self[4096]; /* this binary's path: /proc/self/exe would name the shell once it runs */
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) cli_error("peers: cannot find this program's path: %s", strerror(errno));
+    self[len] = '\0';
+    char **args = calloc((size_t)argc + 5, sizeof *args);
+    if (!args) cli_error("peers: out of memory");
+    int n = 0;
+    args[n++] = "sh", args[n++] = (char *)script, args[n++] = "--fdtdbench", args[n++] = self;
+    for (int i = 1; i < argc; i++) args[n++] = argv[i];
+    execv("/bin/sh", args);
+    cli_error("peers: cannot run /bin/sh: %s", strerror(errno));
 }

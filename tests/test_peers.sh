@@ -54,5 +54,15 @@ expect_failure "a peer that ran other steps" 1 "Meep ran 10 steps, not 20"
 expect_failure "unknown option" 2 "unknown option '--fast'" --fast
 expect_failure "bad grid" 2 "--grid 3: from 8" --grid 3
 
+# fdtdbench peers runs the same script with this binary as the suite.
+rm -rf "$tmp/results"
+fake meep "$good_meep"
+if "$B" peers --grid 8 --steps 20 --threads 1 --results "$tmp/results" >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(find "$tmp/results" -name 'peers-*.csv' | wc -l)" -eq 1 ]; then
+    result "fdtdbench peers" ""
+else
+    result "fdtdbench peers" "$(tail -n 3 "$tmp/err")"
+fi
+
 echo "test_peers.sh: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
