@@ -38,9 +38,12 @@ static const char *const help =
 
 static int pick_boundary(const char *v)
 {
-    for (int i = 0; i < NBOUNDARIES; i++)
+    char known[64] = "";
+    for (int i = 0; i < NBOUNDARIES; i++) {
         if (!strcmp(v, boundary_names[i])) return i;
-    cli_error("--boundary: unknown boundary '%s' (known: periodic, pec)", v);
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", boundary_names[i]);
+    }
+    cli_error("--boundary: unknown boundary '%s' (known: %s)", v, known);
 }
 
 static void print_text(const struct session *s, const struct step_run *c, const struct step_result *r)
