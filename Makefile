@@ -41,7 +41,7 @@ CPU_KERNEL_OBJ := $(patsubst kernels_cpu/%.c.in,$(GEN)/cpu_%.o,$(CPU_TEMPLATES))
 LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/cpu_fused.o $(GEN)/builtin_specs.o
 ifneq ($(NVCC),)
 GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) \
-             $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o
+             $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o $(GEN)/gpu_fused.o
 GPU_LIBS  := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lstdc++
 else
 GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c))
@@ -97,6 +97,9 @@ $(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
 # variant): kernels and their own table, cpu_fused_table, in one generated file.
 $(GEN)/cpu_fused.c: kernels_cpu/fused.c.step $(GEN)/generate $(SPECS)
 	$(GEN)/generate fused cpu $< $@ $(SPECS)
+
+$(GEN)/gpu_fused.cu: kernels_gpu/fused.cu.step $(GEN)/generate $(SPECS)
+	$(GEN)/generate fused gpu $< $@ $(SPECS)
 
 $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)

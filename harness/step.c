@@ -9,15 +9,17 @@
 #include "design.h"
 #include "reference.h"
 
-/* The fused half-step kernels (build/gen/cpu_fused.c, kernels_cpu/fused.c.in): entries at HX and
- * EX, each given kernel_args[3]. */
-extern const struct kernel_entry cpu_fused_table[];
-extern const int cpu_fused_table_len;
+/* The fused half-step kernels (build/gen/{cpu,gpu}_fused.*, kernels_{cpu,gpu}/fused.*.in): entries
+ * at HX and EX, each given kernel_args[3]. The GPU table is empty without CUDA. */
+extern const struct kernel_entry cpu_fused_table[], gpu_fused_table[];
+extern const int cpu_fused_table_len, gpu_fused_table_len;
 
 static const struct kernel_entry *fused_find(enum device d, const char *scheme, int first, int precision, int coef)
 {
-    for (int i = 0; d == DEV_CPU && i < cpu_fused_table_len; i++) {
-        const struct kernel_entry *e = &cpu_fused_table[i];
+    const struct kernel_entry *t = d == DEV_CPU ? cpu_fused_table : gpu_fused_table;
+    const int len = d == DEV_CPU ? cpu_fused_table_len : gpu_fused_table_len;
+    for (int i = 0; i < len; i++) {
+        const struct kernel_entry *e = &t[i];
         if (e->component == first && e->precision == precision && e->coef == coef && !strcmp(e->scheme, scheme))
             return e;
     }

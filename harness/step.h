@@ -38,7 +38,7 @@ struct step_materials {
     const unsigned char *index;
 };
 
-/* The variant that updates the three components of a half-step in one kernel (CPU). */
+/* The variant that updates the three components of a half-step in one kernel. */
 #define STEP_FUSED "fused"
 /* 1 if c's device has the kernels of c's scheme, variant, precision and storage. */
 int step_supported(const struct step_config *c);

@@ -25,7 +25,7 @@ static const char *const help =
     "  --grid N|NXxNYxNZ             interior cells, each at least 4 (300 on the CPU, 512 on a GPU)\n"
     "  --steps K                     steps per timed sample, 1 to 2147483647 (10)\n"
     "  --variant NAME                components (each component's own kernel), fused (one kernel per\n"
-    "                                half-step, CPU), or a kernel variant of run (components)\n"
+    "                                half-step), or a kernel variant of run (components)\n"
     "  --precision f32|f64           (f32)\n"
     "  --coef array|uniform|indexed  per-node arrays, scalars, or a material byte per node into a table (array)\n"
     "  --threads T                   CPU threads (all)\n"
@@ -117,7 +117,7 @@ int cmd_step(int argc, char **argv)
     c.c.b = s.b;
     c.c.variant = step_kernel_variant(device, c.variant);
     if (!step_supported(&c.c))
-        cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused on the CPU, or a kernel variant of fdtdbench run)",
+        cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, or a kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
     if (!block) { /* the component kernels' own default launch */
         struct run_config rc = {.scheme = c.c.s, .component = HX, .precision = c.c.precision, .coef = c.c.coef,

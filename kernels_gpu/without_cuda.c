@@ -9,6 +9,8 @@
 
 const struct kernel_entry gpu_kernel_table[1] = {{.scheme = NULL}}; /* C has no empty arrays */
 const int gpu_kernel_table_len = 0;
+const struct kernel_entry gpu_fused_table[1] = {{.scheme = NULL}};
+const int gpu_fused_table_len = 0;
 
 static int none_available(char *why, size_t n)
 {

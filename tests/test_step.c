@@ -274,6 +274,10 @@ static void test_gpu_steps_match_reference(void)
         tried++;
     }
     CHECK(tried > 0, "no GPU kernels generated");
+    double worst = 0;
+    int n = verify_all(b, STEP_FUSED, block, &worst);
+    CHECK(n == scheme_count() * 2 * 2 * NBOUNDARIES, "GPU fused: %d combinations verified", n);
+    printf("  GPU fused: %d combinations, largest error %.3f of its bound\n", n, worst);
 }
 
 int main(void)
