@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "design.h"
+#include "measure.h"
 #include "reference.h"
 
 /* The fused half-step kernels (build/gen/{cpu,gpu}_fused.*, kernels_{cpu,gpu}/fused.*.in): entries
@@ -235,10 +236,8 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
                      component_names[comp], precision_names[c->precision], coef_names[c->coef]);
             goto fail;
         }
-        /* the variant's own check of this launch (block, nodes, grid), as the harness makes it */
-        struct kernel_args probe = {.nx = c->grid[0], .ny = c->grid[1], .nz = c->grid[2], .sy = m->sy, .sz = m->sz,
-                                    .block = {c->block[0], c->block[1], c->block[2]}, .nodes = c->nodes > 0 ? c->nodes : 1};
-        if (m->k[comp]->accepts && m->k[comp]->accepts(&probe, why, n)) goto fail;
+        /* the device's and the variant's checks of this launch, as every measurement makes them */
+        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, why, n)) goto fail;
     }
     struct step_materials mat;
     if (vacuum(c, &mat, why, n)) goto fail;
