@@ -4,6 +4,7 @@
 #   make test       every test; GPU tests run only where a GPU is present
 #   make tune       block-shape tuning for the present GPU
 #   make plots      gnuplot figures from results/
+#   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
 #   make fuzz       libFuzzer on the spec parser, the spec embedding and the CLI's size parser (clang), FUZZ_SECONDS each
 # Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
@@ -37,10 +38,10 @@ LIB_C     := $(filter-out stencils/generate.c stencils/embed.c stencils/fuzz_%.c
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in))
 GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in))
 CPU_KERNEL_OBJ := $(patsubst kernels_cpu/%.c.in,$(GEN)/cpu_%.o,$(CPU_TEMPLATES)) $(GEN)/cpu_table.o
-LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
+LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/cpu_fused.o $(GEN)/builtin_specs.o
 ifneq ($(NVCC),)
 GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) \
-             $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o
+             $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o $(GEN)/gpu_fused.o
 GPU_LIBS  := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lstdc++
 else
 GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c))
@@ -48,7 +49,7 @@ GPU_LIBS  :=
 endif
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(wildcard tests/test_*.c)))
 
-.PHONY: all bench test tune plots kernel fuzz clean
+.PHONY: all bench test tune plots kernel fuzz clean peers
 all: $(BUILD)/fdtdbench
 
 $(BUILD)/fdtdbench: $(BUILD)/harness/main.o $(BUILD)/libfdtd.a
@@ -94,6 +95,14 @@ $(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
 $(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
 	$(GEN)/generate table gpu $@ $(GPU_TEMPLATES) $(SPECS)
 
+# The step engine's fused half-step kernels (kernels_*/fused.*.step, not a single-component
+# variant): kernels and their own table, cpu_fused_table, in one generated file.
+$(GEN)/cpu_fused.c: kernels_cpu/fused.c.step $(GEN)/generate $(SPECS)
+	$(GEN)/generate fused cpu $< $@ $(SPECS)
+
+$(GEN)/gpu_fused.cu: kernels_gpu/fused.cu.step $(GEN)/generate $(SPECS)
+	$(GEN)/generate fused gpu $< $@ $(SPECS)
+
 $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)
 
@@ -104,7 +113,7 @@ $(GEN)/build_info.h: FORCE
 	   printf '#define BUILD_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
 	   printf '#define BUILD_CFLAGS "%s"\n' "$(CFLAGS)"; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/harness/results.o: $(GEN)/build_info.h
+$(BUILD)/harness/results.o $(BUILD)/harness/step_measure.o: $(GEN)/build_info.h
 .PHONY: FORCE
 FORCE:
 
@@ -124,6 +133,10 @@ test: $(BUILD)/fdtdbench $(TESTS) $(if $(NVCC),$(patsubst %.c,$(BUILD)/%.o,$(wil
 bench: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench bench
 	@$(MAKE) --no-print-directory plots
+
+# openEMS and Meep beside the suite's Yee full step: PEERS_ARGS="--grid 300 --threads 2 --steps 100"
+peers: $(BUILD)/fdtdbench
+	sh scripts/peers.sh --fdtdbench $(BUILD)/fdtdbench $(PEERS_ARGS)
 
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)

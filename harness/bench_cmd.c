@@ -12,13 +12,15 @@
 #include "measure.h"
 #include "paper.h"
 #include "session.h"
+#include "step_bench.h"
 
 static const char *const help =
     "usage: fdtdbench bench [OPTIONS]\n"
     "Reproduces the paper's throughput tables on this machine (Hx, 300^3, f32, array coefficients):\n"
     "CPU Table 5 on one thread and on all threads; GPU Tables 2-4 when a GPU is present (all).\n"
     "Also uniform coefficients and a grid-size sweep. Prints Markdown tables and saves them with\n"
-    "the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n";
+    "the CSV under RESULTS/<machine>/bench-<date>.{csv,md}. Then every scheme's full time step\n"
+    "(fdtdbench step, each storage) in step-<date>.{csv,md}. --quick: fewer sizes, 3 samples.\n";
 
 enum { MAX_ROWS = 512 };
 struct row {
@@ -234,6 +236,7 @@ static int run_device(enum device d, const char *dir, int reps, int quick)
     else bench_gpu(b);
     int rc = results_close(&b->rf) || write_markdown(b) ? 1 : 0;
     markdown(b, stdout);
+    rc |= step_bench(&b->s, dir, reps, quick); /* whole steps beside the single-component tables */
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
     cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
     free(b);

@@ -135,7 +135,7 @@ static int pick(const char *what, const char *value, const char *const *names, i
 }
 
 int cli_precision(const char *value) { return pick("precision", value, precision_names, 2); }
-int cli_coef(const char *value) { return pick("coefficient storage", value, coef_names, 2); }
+int cli_coef(const char *value) { return pick("coefficient storage", value, coef_names, NCOEF_STORAGES); }
 int cli_device(const char *value) { return pick("device", value, device_names, 2); }
 
 /* ---- table-driven options ------------------------------------------------------------- */

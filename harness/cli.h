@@ -82,5 +82,7 @@ int cmd_dispersion(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_step(int argc, char **argv);
+int cmd_peers(int argc, char **argv);
 
 #endif

@@ -91,14 +91,35 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
 /* The level the kernel overwrites when run in place: the only one (leapfrog) or the oldest. */
 static int inplace_level(const struct scheme *s) { return s->levels - 1; }
 
+static double rng_uniform(double lo, double hi);
+
 static int array_count(const struct scheme *s, int coef)
 {
     return s->levels + 2 + (coef == COEF_ARRAY ? s->levels + s->ngroups : 0);
 }
 
+/* Materials of the indexed storage in verification and timing: several, so that a kernel that
+ * reads the wrong node's index or the wrong table is caught. */
+enum { INDEXED_MATERIALS = 5 };
+
 size_t run_bytes(const struct run_config *c)
 {
-    return grid_cells(c->grid) * (size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8);
+    return grid_cells(c->grid) * ((size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8) +
+                                  (c->coef == COEF_INDEXED)); /* one byte of index per cell */
+}
+
+/* A material index per cell (random, or with seed 0 a pattern of slabs) uploaded to the device. */
+static void *upload_index(const struct backend *b, size_t cells, unsigned seed, unsigned char *host)
+{
+    void *dev = b->alloc(cells);
+    if (!dev) return NULL;
+    unsigned char *h = host ? host : malloc(cells);
+    if (!h) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    for (size_t i = 0; i < cells; i++)
+        h[i] = (unsigned char)(seed ? rng_uniform(0, INDEXED_MATERIALS) : i / 4096 % INDEXED_MATERIALS);
+    b->upload(dev, h, cells);
+    if (!host) free(h);
+    return dev;
 }
 
 int memory_fits(double bytes, size_t memory_bytes) { return bytes <= (double)(memory_bytes / 10 * 8); }
@@ -200,8 +221,13 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
 
     if (check_launch(b, k, grid, block, nodes, why, n)) return -1;
     double *host[2 * MAX_LEVELS + MAX_GROUPS + 2];
-    void *dev[2 * MAX_LEVELS + MAX_GROUPS + 2];
+    void *dev[2 * MAX_LEVELS + MAX_GROUPS + 2], *index_dev = NULL;
+    unsigned char *index = NULL;
     int nh = 0;
+    if (k->coef == COEF_INDEXED) {
+        if (!(index = malloc(cells))) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+        a.index = index_dev = upload_index(b, cells, 1, index);
+    }
 #define INPUT(ref_slot, arg_slot, lo, hi)                                 \
     do {                                                                  \
         host[nh] = random_values(cells, p, lo, hi);                       \
@@ -213,14 +239,30 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     for (int l = 0; l < L; l++) INPUT(in.level[l], a.level[l], -1, 1);
     INPUT(in.plus, a.plus, -1, 1);
     INPUT(in.minus, a.minus, -1, 1);
+    /* Indexed: the device gets a table of one value per material, the reference its expansion. */
+#define TABLE(ref_slot, arg_slot)                                                      \
+    do {                                                                               \
+        double *table = random_values(INDEXED_MATERIALS, p, -1, 1);                   \
+        host[nh] = malloc(cells * sizeof(double));                                     \
+        if (!host[nh]) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }     \
+        for (size_t i = 0; i < cells; i++) host[nh][i] = table[index[i]];              \
+        dev[nh] = upload_values(b, table, INDEXED_MATERIALS, p);                       \
+        ref_slot = host[nh];                                                           \
+        arg_slot = dev[nh];                                                            \
+        nh++;                                                                          \
+        free(table);                                                                   \
+    } while (0)
     for (int l = 0; l < L; l++) {
         if (k->coef == COEF_ARRAY) INPUT(in.da[l], a.da[l], -1, 1);
+        else if (k->coef == COEF_INDEXED) TABLE(in.da[l], a.da[l]);
         else in.da_u[l] = a.da_u[l] = as_precision(rng_uniform(-1, 1), p);
     }
     for (int g = 0; g < G; g++) {
         if (k->coef == COEF_ARRAY) INPUT(in.db[g], a.db[g], -1, 1);
+        else if (k->coef == COEF_INDEXED) TABLE(in.db[g], a.db[g]);
         else in.db_u[g] = a.db_u[g] = as_precision(rng_uniform(-1, 1), p);
     }
+#undef TABLE
 #undef INPUT
 
     /* Out of place, into a poisoned buffer: an unwritten cell stays NaN and fails. */
@@ -255,6 +297,8 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
                  precision_names[p], coef_names[k->coef], k->variant, seed);
     }
     b->release(out);
+    if (index_dev) b->release(index_dev);
+    free(index);
     for (int i = 0; i < nh; i++) b->release(dev[i]), free(host[i]);
     free(poison), free(out_typed);
     return rc;
@@ -283,6 +327,13 @@ static void timing_coefficients(const struct scheme *s, double *da, double *db)
         fprintf(stderr, "fdtdbench: %s\n", err);
         exit(2);
     }
+}
+
+static void *table_alloc(const struct backend *b)
+{
+    void *p = b->alloc(INDEXED_MATERIALS * sizeof(double));
+    if (!p) { fprintf(stderr, "fdtdbench: cannot allocate a coefficient table\n"); exit(2); }
+    return p;
 }
 
 int measure_check(const struct backend *b, const struct run_config *c, const struct device_desc *d, char *why,
@@ -338,15 +389,29 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
     a.out = (void *)a.level[inplace_level(s)];
     a.plus = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 21, -1, 1);
     a.minus = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 22, -1, 1);
+    /* Indexed: slabs of materials, each table entry up to 2% below the real value. */
+    void *tables[MAX_LEVELS + MAX_GROUPS] = {0}, *index_dev = NULL;
+    int ntables = 0;
+    if (c->coef == COEF_INDEXED && !(a.index = index_dev = upload_index(b, cells, 0, NULL))) {
+        for (int i = 0; i < narrays; i++) b->release(arrays[i]);
+        snprintf(why, n, "cannot allocate %.1f GB on the %s", need / 1e9, device_names[c->device]);
+        return -1;
+    }
     for (int l = 0; l < L; l++) {
         a.da_u[l] = da[l];
         if (c->coef == COEF_ARRAY) /* position-dependent, up to 2% below the real value: |da| <= 1 */
             a.da[l] = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 31 + l, 0.98 * da[l], da[l]);
+        else if (c->coef == COEF_INDEXED)
+            a.da[l] = tables[ntables] = table_alloc(b),
+            b->fill_random(tables[ntables++], INDEXED_MATERIALS, c->precision, 31 + l, 0.98 * da[l], da[l]);
     }
     for (int g = 0; g < G; g++) {
         a.db_u[g] = db[g];
         if (c->coef == COEF_ARRAY)
             a.db[g] = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 41 + g, 0.98 * db[g], db[g]);
+        else if (c->coef == COEF_INDEXED)
+            a.db[g] = tables[ntables] = table_alloc(b),
+            b->fill_random(tables[ntables++], INDEXED_MATERIALS, c->precision, 41 + g, 0.98 * db[g], db[g]);
     }
 
     /* Batches long enough (>= ~20 ms) that timer and launch overheads vanish. */
@@ -373,6 +438,8 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
     }
     free(ms);
     for (int i = 0; i < narrays; i++) b->release(arrays[i]);
+    for (int i = 0; i < ntables; i++) b->release(tables[i]);
+    if (index_dev) b->release(index_dev);
     return rc;
 }
 

@@ -27,6 +27,12 @@ void machine_slug(const struct device_desc *d, enum device dev, char *out, size_
 
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem)
 {
+    return results_open_with(rf, dir, machine, stem, RESULT_COLUMNS);
+}
+
+int results_open_with(struct results_file *rf, const char *dir, const char *machine, const char *stem,
+                      const char *columns)
+{
     char folder[OUTFILE_PATH_MAX], name[OUTFILE_PATH_MAX], stamp[32];
     time_t now = time(NULL);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
@@ -38,7 +44,7 @@ int results_open(struct results_file *rf, const char *dir, const char *machine, 
         return -1;
     rf->f = rf->out.f;
     rf->path = rf->out.name;
-    fprintf(rf->f, "%s\n", RESULT_COLUMNS);
+    fprintf(rf->f, "%s\n", columns);
     return 0;
 }
 
@@ -71,12 +77,6 @@ static void field(FILE *f, const char *s)
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
                  const struct bandwidth *bw, const struct device_desc *d, double paper_mcells)
 {
-    char host[128] = "", date[32], bind[96];
-    time_t now = time(NULL);
-    gethostname(host, sizeof host - 1);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    snprintf(bind, sizeof bind, "%s/%s", getenv("OMP_PROC_BIND") ? getenv("OMP_PROC_BIND") : "unset",
-             getenv("OMP_PLACES") ? getenv("OMP_PLACES") : "unset");
     field(f, table);
     field(f, c->scheme->name);
     field(f, component_names[c->component]);
@@ -92,6 +92,17 @@ void results_row(FILE *f, const char *table, const struct run_config *c, const s
             bw ? bw->copy_gbs : 0, bw ? bw->second_gbs : 0, r->pct_bw, r->gflops, r->cache_resident, r->verified);
     if (paper_mcells >= 0) fprintf(f, "%g", paper_mcells);
     fputc(',', f);
+    results_context(f, d);
+}
+
+void results_context(FILE *f, const struct device_desc *d)
+{
+    char host[128] = "", date[32], bind[96];
+    time_t now = time(NULL);
+    gethostname(host, sizeof host - 1);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    snprintf(bind, sizeof bind, "%s/%s", getenv("OMP_PROC_BIND") ? getenv("OMP_PROC_BIND") : "unset",
+             getenv("OMP_PLACES") ? getenv("OMP_PLACES") : "unset");
     field(f, d->name);
     field(f, d->detail);
     field(f, d->driver);

@@ -54,6 +54,9 @@ struct results_file {
 /* Opens a results file for RESULTS/<machine>/<stem>-<date>.csv and writes the header. Returns 0,
  * or -1 with the reason printed. */
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem);
+/* The same with another header line (the step command's columns). */
+int results_open_with(struct results_file *rf, const char *dir, const char *machine, const char *stem,
+                      const char *columns);
 /* Flushes and checks the rows written so far; on a write error prints why, removes the file and
  * exits with status 1, so that a run never goes on measuring into a file it cannot keep. */
 void results_check(struct results_file *rf);
@@ -64,6 +67,10 @@ void results_abort(struct results_file *rf); /* removes the temporary file */
 /* One CSV row; paper_mcells < 0 leaves that column empty. Also usable with stdout. */
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
                  const struct bandwidth *bw, const struct device_desc *d, double paper_mcells);
+
+/* The context columns that end every row, from device_name to date (RESULT_COLUMNS). */
+#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,omp_bind,git_commit,date"
+void results_context(FILE *f, const struct device_desc *d);
 
 /* A folder name for a device: "cpu-amd-epyc-7b13", "gpu-nvidia-h100-80gb-hbm3". */
 void machine_slug(const struct device_desc *d, enum device dev, char *out, size_t n);

@@ -237,6 +237,13 @@ static void cpu_probe_bandwidth(struct bandwidth *bw)
     free(a), free(b), free(c);
 }
 
+int cpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n); /* halo.c */
+static int cpu_sync(char *why, size_t n)
+{
+    (void)why, (void)n;
+    return 0;
+}
+
 static const struct backend cpu = {
     .device = DEV_CPU,
     .available = cpu_available,
@@ -252,6 +259,8 @@ static const struct backend cpu = {
     .time_kernel = cpu_time_kernel,
     .run_once = cpu_run_once,
     .probe_bandwidth = cpu_probe_bandwidth,
+    .refresh_halo = cpu_refresh_halo,
+    .sync = cpu_sync,
 };
 
 const struct backend *cpu_backend(void) { return &cpu; }
