@@ -5,8 +5,9 @@
 #   make tune       block-shape tuning for the present GPU
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
 #                   results/README.md is written by make bench or fdtdbench report
+#   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
-#   make fuzz       libFuzzer on the spec parser (clang), FUZZ_SECONDS long
+#   make fuzz       libFuzzer on the spec parser, the spec embedding and the CLI's size parser (clang), FUZZ_SECONDS each
 # Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
 # NVCC (empty to build without CUDA), CUDA_ARCH (nvcc -gencode flags).
 
@@ -31,17 +32,18 @@ CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
 # Every spec file is a scheme (the one with a 'reference' line is what ratios divide by).
 SPECS     := $(sort $(wildcard stencils/*.stencil))
 GEN       := $(BUILD)/gen
-LIB_C     := $(filter-out stencils/generate.c stencils/fuzz_spec.c,$(wildcard stencils/*.c)) \
-             $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard report/*.c)
+LIB_C     := $(filter-out stencils/generate.c stencils/embed.c stencils/fuzz_%.c,$(wildcard stencils/*.c)) \
+             $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c harness/fuzz_cli.c,$(wildcard harness/*.c)) \
+             $(wildcard report/*.c)
 # Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in),
 # generated into a source file of its own, plus one generated table per device.
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in))
 GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in))
 CPU_KERNEL_OBJ := $(patsubst kernels_cpu/%.c.in,$(GEN)/cpu_%.o,$(CPU_TEMPLATES)) $(GEN)/cpu_table.o
-LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
+LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/cpu_fused.o $(GEN)/builtin_specs.o
 ifneq ($(NVCC),)
 GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) \
-             $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o
+             $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o $(GEN)/gpu_fused.o
 GPU_LIBS  := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lstdc++
 else
 GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c))
@@ -49,7 +51,7 @@ GPU_LIBS  :=
 endif
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(wildcard tests/test_*.c)))
 
-.PHONY: all bench test tune plots kernel fuzz clean
+.PHONY: all bench test tune plots kernel fuzz clean peers
 all: $(BUILD)/fdtdbench
 
 $(BUILD)/fdtdbench: $(BUILD)/harness/main.o $(BUILD)/libfdtd.a
@@ -74,9 +76,11 @@ $(GEN)/gpu_%.o: $(GEN)/gpu_%.cu
 	$(NVCC) $(NVCCFLAGS) -Ikernels_gpu -c -o $@ $<
 
 # The generator runs on the build machine; it shares the parser with the suite.
-$(GEN)/generate: stencils/generate.c stencils/spec.c stencils/spec.h
+# design.c too: a spec whose weights cannot be designed fails the build, naming the file.
+GEN_SRC   := stencils/generate.c stencils/spec.c stencils/design.c stencils/embed.c
+$(GEN)/generate: $(GEN_SRC) stencils/spec.h stencils/design.h stencils/embed.h
 	@mkdir -p $(GEN)
-	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -o $@ stencils/generate.c stencils/spec.c -lm
+	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -o $@ $(GEN_SRC) -lm
 
 $(GEN)/cpu_%.c: kernels_cpu/%.c.in $(GEN)/generate $(SPECS)
 	$(GEN)/generate variant $< $@ $(SPECS)
@@ -93,6 +97,14 @@ $(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
 $(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
 	$(GEN)/generate table gpu $@ $(GPU_TEMPLATES) $(SPECS)
 
+# The step engine's fused half-step kernels (kernels_*/fused.*.step, not a single-component
+# variant): kernels and their own table, cpu_fused_table, in one generated file.
+$(GEN)/cpu_fused.c: kernels_cpu/fused.c.step $(GEN)/generate $(SPECS)
+	$(GEN)/generate fused cpu $< $@ $(SPECS)
+
+$(GEN)/gpu_fused.cu: kernels_gpu/fused.cu.step $(GEN)/generate $(SPECS)
+	$(GEN)/generate fused gpu $< $@ $(SPECS)
+
 $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)
 
@@ -103,7 +115,7 @@ $(GEN)/build_info.h: FORCE
 	   printf '#define BUILD_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
 	   printf '#define BUILD_CFLAGS "%s"\n' "$(CFLAGS)"; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/harness/metrics.o: $(GEN)/build_info.h
+$(BUILD)/harness/metrics.o $(BUILD)/harness/step_measure.o: $(GEN)/build_info.h
 .PHONY: FORCE
 FORCE:
 
@@ -127,6 +139,10 @@ bench: $(BUILD)/fdtdbench
 	@$(MAKE) --no-print-directory plots
 	$(BUILD)/fdtdbench report
 
+# openEMS and Meep beside the suite's Yee full step: PEERS_ARGS="--grid 300 --threads 2 --steps 100"
+peers: $(BUILD)/fdtdbench
+	sh scripts/peers.sh --fdtdbench $(BUILD)/fdtdbench $(PEERS_ARGS)
+
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
 
@@ -147,14 +163,19 @@ kernel: $(GEN)/generate
 	@$(GEN)/generate one $(KERNEL_TEMPLATE) $(SCHEME) $(or $(COMPONENT),hx) $(PRECISION) $(COEF) $(SPECS)
 
 FUZZ_SECONDS ?= 60
+FUZZFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(INCLUDES)
 fuzz:
-	@mkdir -p $(BUILD)/fuzz
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Istencils -o $(BUILD)/fuzz/fuzz_spec \
-	  stencils/fuzz_spec.c stencils/spec.c -lm
-	@mkdir -p $(BUILD)/fuzz/corpus
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/cli_corpus $(BUILD)/fuzz/embed_corpus
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_spec stencils/fuzz_spec.c stencils/spec.c -lm
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_cli harness/fuzz_cli.c harness/cli.c stencils/spec.c -lm
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_embed stencils/fuzz_embed.c stencils/embed.c
 	# New inputs go to the build folder; copy a crashing one into tests/fuzz_corpus as a regression test.
 	$(BUILD)/fuzz/fuzz_spec -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus tests/fuzz_corpus
+	$(BUILD)/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=64 -artifact_prefix=$(BUILD)/fuzz/ \
+	  $(BUILD)/fuzz/cli_corpus tests/fuzz_cli_corpus
+	$(BUILD)/fuzz/fuzz_embed -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
+	  $(BUILD)/fuzz/embed_corpus tests/fuzz_corpus
 
 clean:
 	rm -rf $(BUILD)

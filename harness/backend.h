@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "halo_rule.h"
 #include "kernel.h"
 
 /* The device's own bandwidth, measured in the same run (bytes read plus bytes written). */
@@ -25,6 +26,15 @@ struct device_desc {
     size_t cache_bytes;  /* last-level cache: rows whose arrays fit in a few times this are flagged */
     int max_threads;     /* CPU: OpenMP threads available; GPU: threads per block */
     int max_block[3];    /* GPU: per-dimension block limits; CPU: 0 */
+};
+
+/* One field's halo refresh (harness/halo_rule.h): its interior size, strides, precision,
+ * boundary, and per axis whether the component sits on the half nodes. */
+struct halo_args {
+    int n[3];
+    long sy, sz;
+    int precision, boundary;
+    int half[3];
 };
 
 struct backend {
@@ -52,6 +62,12 @@ struct backend {
     /* Launch once and wait; 0, or -1 with the reason (a failed launch). */
     int (*run_once)(kernel_fn fn, const struct kernel_args *a, char *why, size_t n);
     void (*probe_bandwidth)(struct bandwidth *bw);
+    /* Refreshes the halo of one field on the device, axis after axis over the whole padded
+     * extent of the others (so edges and corners come right). 0, or -1 with the reason. */
+    int (*refresh_halo)(void *field, const struct halo_args *h, char *why, size_t n);
+    /* Waits for everything launched (the step engine calls kernels directly, without a wait
+     * after each); 0, or -1 with the reason of a failed launch or run. */
+    int (*sync)(char *why, size_t n);
 };
 
 const struct backend *cpu_backend(void);

@@ -15,13 +15,15 @@
 #include "paper.h"
 #include "report.h"
 #include "session.h"
+#include "step_bench.h"
 
 static const char *const help =
-    "usage: fdtdbench bench [--device cpu|gpu|all] [--quick] [--reps R] [--results DIR]\n"
+    "usage: fdtdbench bench [OPTIONS]\n"
     "Reproduces the paper's throughput tables on this machine (Hx, 300^3, f32, array coefficients):\n"
     "CPU Table 5 on one thread and on all threads; GPU Tables 2-4 when a GPU is present (all).\n"
     "Also uniform coefficients and a grid-size sweep. Prints Markdown tables and saves them with\n"
-    "the CSV under RESULTS/<machine>/bench-<date>.{csv,md}. --quick: fewer sizes, 3 samples.\n";
+    "the CSV under RESULTS/<machine>/bench-<date>.{csv,md}. Then every scheme's full time step\n"
+    "(fdtdbench step, each storage) in step-<date>.{csv,md}. --quick: fewer sizes, 3 samples.\n";
 
 struct bench {
     struct session s;
@@ -50,7 +52,7 @@ static void measure_row(struct bench *b, const char *table, struct run_config c,
     fprintf(stderr, "  %-18s %-7s %s %s %-8s %dx%dx%d %s %dx%dx%d ... ", table, c.scheme->name,
             component_names[c.component], coef_names[c.coef], c.variant, c.grid[0], c.grid[1], c.grid[2],
             c.device == DEV_CPU ? "tile" : "block", c.block[0], c.block[1], c.block[2]);
-    if (measure(b->s.b, &c, &b->s.desc, &r, why, sizeof why)) {
+    if (measure(b->s.b, &c, &b->s.bw, &b->s.desc, &r, why, sizeof why)) {
         fprintf(stderr, "FAILED: %s\n", why);
         b->failures++;
         return;
@@ -58,7 +60,7 @@ static void measure_row(struct bench *b, const char *table, struct run_config c,
     struct record m = {table, &c, &r, &b->s.bw, &b->s.desc, paper < 0 ? NAN : paper};
     fprintf(stderr, "%.4g MCells/s, %.0f%% of bw\n", metric_num(METRIC_mcells_per_s, &m), metric_num(METRIC_pct_bw, &m));
     metrics_csv_row(b->rf.f, &m);
-    fflush(b->rf.f);
+    results_check(&b->rf);
 }
 
 static struct run_config hx_config(const struct scheme *s, enum device d, const char *variant, int coef, int grid)
@@ -130,14 +132,15 @@ static void bench_gpu(struct bench *b)
 static int run_device(enum device d, const char *dir, int reps, int quick)
 {
     struct bench *b = calloc(1, sizeof *b);
-    if (!b) cli_error("out of memory");
+    if (!b) cli_fail("out of memory");
     b->reps = reps, b->quick = quick;
     session_open(&b->s, d);
     fprintf(stderr, "bench on the %s: %s\n", device_names[d], b->s.desc.name);
-    if (results_open(&b->rf, dir, b->s.slug, "bench")) return 1;
+    if (results_open(&b->rf, dir, b->s.slug, "bench")) return 2;
     if (d == DEV_CPU) bench_cpu(b);
     else bench_gpu(b);
     int rc = results_close(&b->rf) || report_bench(b->rf.path) ? 1 : 0;
+    rc |= step_bench(&b->s, dir, reps, quick); /* whole steps beside the single-component tables */
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
     cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
     free(b);
@@ -146,18 +149,19 @@ static int run_device(enum device d, const char *dir, int reps, int quick)
 
 int cmd_bench(int argc, char **argv)
 {
-    const char *dir = "results", *device = "all";
-    int reps = 5, quick = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(help, stdout); return 0; }
-        else if (!strcmp(argv[i], "--device")) device = cli_value(argc, argv, &i);
-        else if (!strcmp(argv[i], "--results")) dir = cli_value(argc, argv, &i);
-        else if (!strcmp(argv[i], "--reps")) reps = cli_int("--reps", cli_value(argc, argv, &i), 1, 1000);
-        else if (!strcmp(argv[i], "--quick")) quick = 1, reps = 3;
-        else cli_error("bench: unknown option '%s' (see fdtdbench bench --help)", argv[i]);
-    }
+    static const char *const devices[] = {"cpu", "gpu", "all"};
+    const char *dir = "results";
+    int reps = 0, quick = 0, device = 2; /* reps 0: not given */
+    const struct cli_option opts[] = {
+        {"device", CLI_CHOICE, "cpu|gpu|all", "(all: the GPU too, when there is one)", &device, 0, 0, devices, 3},
+        {"quick", CLI_FLAG, NULL, "fewer sizes, 3 samples unless --reps says otherwise", &quick, 0, 0, NULL, 0},
+        CLI_OPT_REPS(&reps),
+        CLI_OPT_RESULTS(&dir),
+    };
+    cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
+    if (!reps) reps = quick ? 3 : 5;
     int rc = 0;
-    if (strcmp(device, "all")) return run_device(cli_device(device), dir, reps, quick);
+    if (device < 2) return run_device(device, dir, reps, quick);
     rc |= run_device(DEV_CPU, dir, reps, quick);
     char why[256];
     if (gpu_backend()->available(why, sizeof why)) rc |= run_device(DEV_GPU, dir, reps, quick);

@@ -1,31 +1,58 @@
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel.h"
+#include "outfile.h"
+
+static _Noreturn void report(int status, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fputs("fdtdbench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    exit(status);
+}
 
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fputs("fdtdbench: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(2);
+    report(2, fmt, ap);
+}
+
+void cli_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(1, fmt, ap);
+}
+
+/* A whole number written plainly: optional '-', then digits, nothing before or after (strtol
+ * alone would take " 40", "+40" and, past LONG_MAX, wrap through errno only). *end gets where
+ * it stopped; the caller decides what may follow. 0, or -1 if there is no number or it overflows. */
+static int whole(const char *s, long *v, const char **end)
+{
+    if (!(isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1])))) return -1;
+    char *e;
+    errno = 0;
+    *v = strtol(s, &e, 10);
+    *end = e;
+    return errno ? -1 : 0;
 }
 
 int cli_int(const char *opt, const char *value, int lo, int hi)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(value, &end, 10);
-    if (errno || end == value || *end || v < lo || v > hi)
+    long v;
+    const char *end;
+    if (whole(value, &v, &end) || *end || v < lo || v > hi)
         cli_error("%s: '%s' is not a whole number from %d to %d", opt, value, lo, hi);
     return (int)v;
 }
@@ -35,31 +62,44 @@ double cli_double(const char *opt, const char *value, double lo, double hi)
     char *end;
     errno = 0;
     double v = strtod(value, &end);
-    if (errno || end == value || *end || !(v >= lo && v <= hi))
+    if (!(isdigit((unsigned char)value[0]) || value[0] == '-' || value[0] == '.') || errno || end == value || *end ||
+        !(v >= lo && v <= hi))
         cli_error("%s: '%s' is not a number from %g to %g", opt, value, lo, hi);
     return v;
 }
 
+int cli_sizes(const char *value, int lo, int hi, int out[], int count)
+{
+    int n = 0;
+    for (const char *p = value;; p++) {
+        long v;
+        if (n == count || whole(p, &v, &p) || v < lo || v > hi) return -1;
+        out[n++] = (int)v;
+        if (*p == '\0') break;
+        if (*p != 'x') return -1;
+    }
+    return n;
+}
+
 void cli_triple(const char *opt, const char *value, int lo, int hi, int out[3])
 {
-    char buf[64];
-    if (strlen(value) >= sizeof buf) cli_error("%s: '%.20s...' is too long", opt, value);
-    strcpy(buf, value);
-    char *parts[3], *save = NULL;
-    int n = 0;
-    for (char *t = strtok_r(buf, "x", &save); t; t = strtok_r(NULL, "x", &save)) {
-        if (n == 3) cli_error("%s: '%s' has more than three sizes (expected AxBxC)", opt, value);
-        parts[n++] = t;
-    }
-    if (n != 1 && n != 3) cli_error("%s: '%s' is not AxBxC or a single size", opt, value);
-    for (int d = 0; d < 3; d++) {
-        char *end;
-        errno = 0;
-        long v = strtol(parts[n == 1 ? 0 : d], &end, 10);
-        if (errno || *end || end == parts[n == 1 ? 0 : d] || v < lo || v > hi)
-            cli_error("%s: '%s': each size must be a whole number from %d to %d", opt, value, lo, hi);
-        out[d] = (int)v;
-    }
+    int n = cli_sizes(value, lo, hi, out, 3);
+    if (n == 1) out[1] = out[2] = out[0];
+    else if (n != 3)
+        cli_error("%s: '%s' is not AxBxC or a single size: each size must be a whole number from %d to %d", opt,
+                  value, lo, hi);
+}
+
+int cli_stem(const char *opt, const char *value)
+{
+    size_t n = strlen(value);
+    int plain = n > 0 && n <= 64 && value[0] != '.' && value[0] != '-';
+    for (size_t i = 0; plain && i < n; i++)
+        plain = isalnum((unsigned char)value[i]) || strchr("._+-", value[i]);
+    if (!plain)
+        cli_error("%s: '%s' is not a plain file-name stem (1 to 64 letters, digits, '.', '_', '+', '-', "
+                  "not starting with '.' or '-')", opt, value);
+    return 0;
 }
 
 const char *cli_value(int argc, char **argv, int *i)
@@ -95,5 +135,63 @@ static int pick(const char *what, const char *value, const char *const *names, i
 }
 
 int cli_precision(const char *value) { return pick("precision", value, precision_names, 2); }
-int cli_coef(const char *value) { return pick("coefficient storage", value, coef_names, 2); }
+int cli_coef(const char *value) { return pick("coefficient storage", value, coef_names, NCOEF_STORAGES); }
 int cli_device(const char *value) { return pick("device", value, device_names, 2); }
+
+/* ---- table-driven options ------------------------------------------------------------- */
+
+static void print_help(const char *usage, const struct cli_option *opts, int nopts)
+{
+    fputs(usage, stdout);
+    for (int i = 0; i < nopts; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+        printf("  %-24s %s\n", left, opts[i].help);
+    }
+}
+
+static void set_value(const struct cli_option *o, const char *value)
+{
+    char opt[64];
+    snprintf(opt, sizeof opt, "--%s", o->name);
+    switch (o->kind) {
+    case CLI_FLAG: *(int *)o->dest = 1; break;
+    case CLI_INT: *(int *)o->dest = cli_int(opt, value, (int)o->lo, (int)o->hi); break;
+    case CLI_DOUBLE: *(double *)o->dest = cli_double(opt, value, o->lo, o->hi); break;
+    case CLI_GRID: cli_triple(opt, value, (int)o->lo, (int)o->hi, o->dest); break;
+    case CLI_CHOICE: *(int *)o->dest = pick(o->name, value, o->names, o->nnames); break;
+    case CLI_STEM: cli_stem(opt, value); *(const char **)o->dest = value; break;
+    case CLI_PATH:
+        /* Room for the machine folder and a file name under it (outfile.h checks again). */
+        if (strlen(value) == 0 || strlen(value) > OUTFILE_PATH_MAX - 256)
+            cli_error("%s: the path '%.40s%s' is empty or longer than %d characters", opt, value,
+                      strlen(value) > 40 ? "..." : "", OUTFILE_PATH_MAX - 256);
+        *(const char **)o->dest = value;
+        break;
+    case CLI_TEXT: *(const char **)o->dest = value; break;
+    }
+}
+
+void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
+{
+    struct option *lo = calloc((size_t)nopts + 2, sizeof *lo);
+    if (!lo) cli_fail("out of memory");
+    for (int i = 0; i < nopts; i++)
+        lo[i] = (struct option){opts[i].name, opts[i].kind == CLI_FLAG ? no_argument : required_argument, NULL, 256 + i};
+    lo[nopts] = (struct option){"help", no_argument, NULL, 'h'};
+    optind = 0; /* glibc: start afresh */
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "+:h", lo, NULL)) != -1;) {
+        if (c >= 256) set_value(&opts[c - 256], optarg);
+        else if (c == 'h') {
+            print_help(usage, opts, nopts);
+            exit(0);
+        } else if (c == ':')
+            cli_error("%s needs a value (see --help)", argv[optind - 1]);
+        else
+            cli_error("%s: unknown option '%s' (see fdtdbench %s --help)", argv[0], argv[optind - 1], argv[0]);
+    }
+    if (optind < argc)
+        cli_error("%s: unexpected argument '%s' (see fdtdbench %s --help)", argv[0], argv[optind], argv[0]);
+    free(lo);
+}

@@ -130,12 +130,6 @@ int cost_resolution(const struct scheme *s, enum cost_weights weights, const str
     return 0;
 }
 
-double step_bytes_per_cell(const struct scheme *s, int precision, int coef)
-{
-    int arrays = s->levels + (coef == COEF_ARRAY ? s->levels + s->ngroups : 0);
-    return NCOMPONENTS * arrays * (precision == F32 ? 4.0 : 8.0);
-}
-
 /* ---- the throughput reader ------------------------------------------------------------- */
 
 enum { C_CODE, C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS };

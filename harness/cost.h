@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "spec.h"
+#include "step.h"
 
 /* The resolution search goes no finer than this many cells per wavelength. */
 #define COST_MAX_PPW 1000.0
@@ -66,10 +67,7 @@ struct cost_answer {
 int cost_resolution(const struct scheme *s, enum cost_weights weights, const struct cost_problem *p,
                     struct cost_answer *a, char *why, size_t n);
 
-/* Bytes per cell of a full step of the scheme: the six fields on every time level it keeps,
- * plus, with array coefficients, each component's own Da (one per old level) and Db (one per
- * group) arrays. Halos not counted. */
-double step_bytes_per_cell(const struct scheme *s, int precision, int coef);
+/* Bytes per cell of a full step: step_bytes_per_cell() in step.h, the step engine's own count. */
 
 /* Full-step throughput of one configuration and where it came from. */
 struct throughput {

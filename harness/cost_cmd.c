@@ -12,6 +12,7 @@
 #include "measure.h"
 #include "metrics.h"
 #include "session.h"
+#include "step_measure.h"
 
 #define PI 3.14159265358979323846
 
@@ -47,7 +48,7 @@ static const char usage[] =
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
     "same scheme, precision and storage, at the grid nearest the problem's; else --measure.\n";
 
-enum { MAX_BUDGETS = 64, MAX_SCHEMES = 32, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEMES * 2 };
+enum { MAX_BUDGETS = 64, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEMES * 2 }; /* MAX_SCHEMES: spec.h */
 
 struct opts {
     struct cost_problem p;   /* budget_deg: the first of budgets */
@@ -101,27 +102,31 @@ static int wanted(const struct opts *o, const struct scheme *s)
 
 /* ---- throughput ------------------------------------------------------------------------ */
 
-/* Until the full-step engine exists (issue 11), a full step measured as six single-component
- * updates: the Hx kernel timed on a grid like the problem's (at most 256^3 on the CPU, 512^3 on
- * a GPU, and what fits), its updates/s divided by 6. The one function to replace with a call
- * into the step engine. */
+/* A full step measured now with the step engine (fdtdbench step's path): the device's own
+ * single-component kernels ("components") on a grid like the problem's (at most 256^3 on the
+ * CPU, 512^3 on a GPU, and what fits), vacuum at 0.9 of the stability limit. */
 static int measure_full_step(struct session *se, const struct scheme *s, int precision, int coef, double cells,
                              struct throughput *t, char *why, size_t n)
 {
     int side = (int)fmax(16, fmin(cbrt(cells), se->device == DEV_CPU ? 256 : 512));
-    struct run_config c = {.scheme = s, .component = HX, .precision = precision, .coef = coef,
-                           .device = se->device, .variant = se->device == DEV_CPU ? "plain" : "baseline",
-                           .grid = {side, side, side}, .reps = 3};
-    default_launch(se, &c);
-    while (side > 16 && run_fits(&c, &se->desc, why, n)) side = side * 3 / 4, c.grid[0] = c.grid[1] = c.grid[2] = side;
+    double w[MAX_GROUPS];
+    if (scheme_weights(s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, n)) return -1;
+    struct step_run c = {.variant = "components", .steps = 10, .reps = 3};
+    c.c = (struct step_config){.b = se->b, .s = s, .w = w, .precision = precision, .coef = coef,
+                               .variant = step_kernel_variant(se->device, "components"),
+                               .grid = {side, side, side}, .courant = 0.9 * stability_limit(s, w)};
+    struct run_config rc = {.scheme = s, .component = HX, .precision = precision, .coef = coef,
+                            .device = se->device, .variant = c.c.variant};
+    default_launch(se, &rc);
+    memcpy(c.c.block, rc.block, sizeof c.c.block);
+    c.c.nodes = rc.nodes;
+    while (side > 16 && step_fits(&c, &se->desc, why, n)) side = side * 3 / 4, c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = side;
     session_bandwidth(se, 0);
-    struct run_result r;
-    fprintf(stderr, "cost: measuring %s (Hx, %d^3) ...\n", s->name, side);
-    if (measure(se->b, &c, &se->desc, &r, why, n)) return -1;
-    struct record m = {"cost", &c, &r, &se->bw, &se->desc, NAN};
-    t->cells_per_s = metric_num(METRIC_updates_per_s, &m) / NCOMPONENTS;
-    snprintf(t->source, sizeof t->source,
-             "ESTIMATE measured now: 6 x the %s Hx kernel on %d^3 (no full-step engine yet)", c.variant, side);
+    struct step_result r;
+    fprintf(stderr, "cost: measuring %s (full steps, %d^3) ...\n", s->name, side);
+    if (step_measure(&c, &se->bw, &se->desc, &r, why, n)) return -1;
+    t->cells_per_s = r.cells_per_s;
+    snprintf(t->source, sizeof t->source, "measured now: %d steps of %s on %d^3", c.steps, c.variant, side);
     return 0;
 }
 

@@ -1,4 +1,4 @@
-/* fdtdbench dispersion: phase-velocity error and stability of the schemes (SCHEMES.md section 4),
+/* fdtdbench dispersion: phase-velocity error and stability of the schemes,
  * for one scheme, or as tables for plotting. Everything is computed by stencils/design.c from
  * the parsed specs. */
 #include <math.h>
@@ -20,21 +20,7 @@ static const char usage[] =
     "Courant number X = c dt / Delta (cubic cells), with |z| per step (1 for leapfrog schemes;\n"
     "below 1 for S44, whose time rule damps). The stability limit is found over the Brillouin zone;\n"
     "a Courant number at or above it is refused.\n"
-    "\n"
-    "  --scheme S          %s (tables: only this one, plus the reference's ratio)\n"
-    "  --ppw N             cells per wavelength, at least 2 (vs-angle: default 10; distance:\n"
-    "                      default 5, 10, 15, 20, 30, 40, 60, 80)\n"
-    "  --courant X         default: the design Courant number where the scheme is stable there,\n"
-    "                      otherwise the largest multiple of 0.05 at most 0.85 of its limit (S44: 0.2)\n"
-    "  --direction D       axial, face, body, or THETA,PHI in degrees (polar angle from z, azimuth\n"
-    "                      from x); default: axial, face, body and the worst direction\n"
-    "  --design-ppw N      design resolution of fv24, fv24wb, s22 (default 20)\n"
-    "  --design-courant X  design Courant number of fv24, fv24wb, s22 (default 0.5)\n"
-    "  --table vs-ppw      error along axial, face, body and the worst direction, N = 5 to 80\n"
-    "  --table vs-angle    error over theta, phi = 0, 5, ..., 90 degrees at --ppw\n"
-    "  --table distance    worst-direction error and the distance (in wavelengths) at which it\n"
-    "                      adds up to --phase-error degrees (default 10), with its ratio to Yee's\n"
-    "  --csv               comma-separated values with a header line, for plots\n";
+    "\n";
 
 struct opts {
     const struct scheme *scheme; /* NULL: every scheme (tables) */
@@ -56,6 +42,9 @@ static void prepare(const struct opts *o, const struct scheme *s, struct setup *
     u->s = s;
     if (scheme_weights(s, o->design_ppw, o->design_courant, u->w, err, sizeof err)) cli_error("%s", err);
     u->limit = stability_limit(s, u->w);
+    if (s->weights == WEIGHTS_DESIGNED && !(o->design_courant < u->limit))
+        cli_error("--design-courant: %g is not below the stability limit %.4f of the %s it designs", o->design_courant,
+                  u->limit, s->name);
     if (o->courant > 0) {
         if (check_courant(s, u->w, o->courant, err, sizeof err)) cli_error("--courant: %s", err);
         u->courant = o->courant;
@@ -66,7 +55,7 @@ static void prepare(const struct opts *o, const struct scheme *s, struct setup *
 
 /* ---- output: the same rows as CSV or as aligned text ----------------------------------- */
 
-enum { MAX_COLS = 10, MAX_SCHEMES = 32 };
+enum { MAX_COLS = 10 };
 static int csv;
 
 static void row(int n, const char *const *cells)
@@ -98,11 +87,13 @@ static void named_direction(const char *name, double d[3])
     else if (!strcmp(name, "face")) direction_from_angles(90, 45, d);
     else if (!strcmp(name, "body")) direction_from_angles(acos(1 / sqrt(3)) * 180 / PI, 45, d);
     else {
-        char *comma, *end = NULL;
-        double t = strtod(name, &comma), p = *comma == ',' && comma != name ? strtod(comma + 1, &end) : NAN;
-        if (!isfinite(t) || !isfinite(p) || end == comma + 1 || *end)
+        char theta[64];
+        const char *comma = strchr(name, ',');
+        if (!comma || (size_t)(comma - name) >= sizeof theta)
             cli_error("--direction: '%s' is not axial, face, body or THETA,PHI in degrees", name);
-        direction_from_angles(t, p, d);
+        snprintf(theta, sizeof theta, "%.*s", (int)(comma - name), name);
+        direction_from_angles(cli_double("--direction (polar angle THETA)", theta, 0, 180),
+                              cli_double("--direction (azimuth PHI)", comma + 1, -360, 360), d);
     }
 }
 
@@ -200,23 +191,22 @@ static void table_distance(const struct opts *o)
 int cmd_dispersion(int argc, char **argv)
 {
     struct opts o = {NULL, 0, 0, NULL, NULL, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, 10, 0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf(usage, scheme_names());
-            return 0;
-        }
-        if (!strcmp(a, "--csv")) o.csv = 1;
-        else if (!strcmp(a, "--scheme")) o.scheme = cli_scheme(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--ppw")) o.ppw = cli_double(a, cli_value(argc, argv, &i), 2, 1e6);
-        else if (!strcmp(a, "--courant")) o.courant = cli_double(a, cli_value(argc, argv, &i), 1e-6, 10);
-        else if (!strcmp(a, "--direction")) o.direction = cli_value(argc, argv, &i);
-        else if (!strcmp(a, "--design-ppw")) o.design_ppw = cli_double(a, cli_value(argc, argv, &i), 2, 1e6);
-        else if (!strcmp(a, "--design-courant")) o.design_courant = cli_double(a, cli_value(argc, argv, &i), 1e-6, 10);
-        else if (!strcmp(a, "--phase-error")) o.phase_deg = cli_double(a, cli_value(argc, argv, &i), 1e-6, 360);
-        else if (!strcmp(a, "--table")) o.table = cli_value(argc, argv, &i);
-        else cli_error("dispersion: unknown option '%s' (see fdtdbench dispersion --help)", a);
-    }
+    char scheme_help[200];
+    snprintf(scheme_help, sizeof scheme_help, "%s (tables: only this one, plus the reference's ratio)", scheme_names());
+    const char *scheme = NULL;
+    const struct cli_option opts[] = {
+        {"scheme", CLI_TEXT, "S", scheme_help, &scheme, 0, 0, NULL, 0},
+        {"ppw", CLI_DOUBLE, "N", "cells per wavelength, 2 to 1e6 (vs-angle: default 10; distance: 5 to 80)", &o.ppw, 2, 1e6, NULL, 0},
+        {"courant", CLI_DOUBLE, "X", "default: the design Courant number where stable, else at most 0.85 of the limit", &o.courant, 1e-6, 10, NULL, 0},
+        {"direction", CLI_TEXT, "D", "axial, face, body, or THETA,PHI in degrees (0..180, -360..360)", &o.direction, 0, 0, NULL, 0},
+        {"design-ppw", CLI_DOUBLE, "N", "design resolution of the designed schemes, 2 to 1e6 (20)", &o.design_ppw, 2, 1e6, NULL, 0},
+        {"design-courant", CLI_DOUBLE, "X", "design Courant number, up to 1 and below the limit (0.5)", &o.design_courant, 1e-6, 1, NULL, 0},
+        {"phase-error", CLI_DOUBLE, "DEG", "distance table: the phase error it adds up to (10)", &o.phase_deg, 1e-6, 360, NULL, 0},
+        {"table", CLI_TEXT, "T", "vs-ppw (N = 5 to 80), vs-angle (theta, phi every 5 degrees), distance", &o.table, 0, 0, NULL, 0},
+        CLI_OPT_CSV(&o.csv),
+    };
+    cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
+    if (scheme) o.scheme = cli_scheme(scheme);
     csv = o.csv;
     if (o.table) {
         if (o.direction) cli_error("--direction: not with --table (vs-angle covers the directions)");

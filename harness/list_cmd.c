@@ -1,4 +1,4 @@
-/* fdtdbench list: each scheme's counts, derived from its spec (SCHEMES.md section 5). */
+/* fdtdbench list: each scheme's counts, derived from its spec. */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,8 +6,7 @@
 #include "kernel.h"
 
 static const char *const help =
-    "usage: fdtdbench list [--csv] [--precision f32|f64] [--coef array|uniform] [--component C|all]\n"
-    "       fdtdbench list --reference\n"
+    "usage: fdtdbench list [OPTIONS]\n"
     "Operation and byte counts of one single-component update, derived from each spec file:\n"
     "flops, reads, writes, distinct arrays read, naive bytes ((reads + writes) x size) and\n"
     "compulsory bytes (each array once). Defaults: f32, array coefficients, all components.\n"
@@ -16,21 +15,21 @@ static const char *const help =
 
 int cmd_list(int argc, char **argv)
 {
-    int csv = 0, precision = F32, coef = COEF_ARRAY, only = -1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(help, stdout); return 0; }
-        else if (!strcmp(argv[i], "--csv")) csv = 1;
-        else if (!strcmp(argv[i], "--reference")) {
-            if (scheme_reference()) puts(scheme_reference()->name);
-            return 0;
-        }
-        else if (!strcmp(argv[i], "--precision")) precision = cli_precision(cli_value(argc, argv, &i));
-        else if (!strcmp(argv[i], "--coef")) coef = cli_coef(cli_value(argc, argv, &i));
-        else if (!strcmp(argv[i], "--component")) {
-            const char *v = cli_value(argc, argv, &i);
-            only = strcmp(v, "all") ? cli_component(v) : -1;
-        } else cli_error("list: unknown option '%s' (see fdtdbench list --help)", argv[i]);
+    int csv = 0, reference = 0, precision = F32, coef = COEF_ARRAY, only = -1;
+    const char *component = "all";
+    const struct cli_option opts[] = {
+        CLI_OPT_CSV(&csv),
+        CLI_OPT_PRECISION(&precision),
+        CLI_OPT_COEF(&coef),
+        {"component", CLI_TEXT, "C|all", "hx hy hz ex ey ez, or all (all)", &component, 0, 0, NULL, 0},
+        {"reference", CLI_FLAG, NULL, "print the reference scheme's name only", &reference, 0, 0, NULL, 0},
+    };
+    cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
+    if (reference) {
+        if (scheme_reference()) puts(scheme_reference()->name);
+        return 0;
     }
+    if (strcmp(component, "all")) only = cli_component(component);
     if (csv) printf("scheme,component,flops,reads,writes,arrays_read,naive_bytes,compulsory_bytes\n");
     else printf("%-8s %-4s %6s %6s %6s %12s %12s %17s %14s\n", "scheme", "comp", "flops", "reads", "writes",
                 "arrays_read", "naive_bytes", "compulsory_bytes", "flops/byte");

@@ -1,5 +1,6 @@
 /* fdtdbench: the suite's one program. Each subcommand lives in its own file. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,12 @@ static const struct {
     int (*fn)(int, char **);
     const char *help;
 } commands[] = {
-    {"list", cmd_list, "each scheme's operation and byte counts (SCHEMES.md section 5)"},
+    {"list", cmd_list, "each scheme's operation and byte counts"},
     {"run", cmd_run, "verify and time one kernel on one grid"},
     {"sweep", cmd_sweep, "verify and time over schemes x components x grids x blocks x threads"},
     {"bench", cmd_bench, "the paper's tables, measured here, beside its figures"},
+    {"step", cmd_step, "verify and time whole time steps (all six components), cells x steps / s"},
+    {"peers", cmd_peers, "openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)"},
     {"probe", cmd_probe, "the device's own memory bandwidth"},
     {"dispersion", cmd_dispersion, "phase-velocity error and stability of a scheme"},
     {"cost", cmd_cost, "what a phase-error budget costs each scheme here: resolution, memory, time"},
@@ -52,7 +55,15 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             pin_threads(argv);
-            return commands[i].fn(argc - 1, argv + 1);
+            int rc = commands[i].fn(argc - 1, argv + 1);
+            /* Tables on standard output are results too: a full disk there is a failure. */
+            errno = 0;
+            if (fflush(stdout) || ferror(stdout)) {
+                fprintf(stderr, "fdtdbench: cannot write the standard output%s%s\n", errno ? ": " : "",
+                        errno ? strerror(errno) : "");
+                return 1;
+            }
+            return rc;
         }
     fprintf(stderr, "fdtdbench: unknown command '%s'\n", argv[1]);
     usage(stderr);

@@ -7,9 +7,55 @@
 #include <time.h>
 
 #include "design.h"
+#include "metrics.h"
 #include "reference.h"
 
 const int verify_grid[3] = {37, 29, 23}; /* odd, and no tile or block shape divides them */
+
+/* The extent one tile or block covers in dimension d; 0 when it is the whole grid. */
+static long launch_extent(const struct run_config *c, int d)
+{
+    long e = c->block[d];
+    if (d == 2 && c->nodes > 1) e *= c->nodes;
+    return e;
+}
+
+int check_extent(const struct run_config *c, char *why, size_t n)
+{
+    const char *what = c->device == DEV_CPU ? "tile" : "block";
+    if (c->nodes < 0 || c->nodes > 64 * 1024) {
+        snprintf(why, n, "nodes per thread %d is outside 1..%d", c->nodes, 64 * 1024);
+        return -1;
+    }
+    for (int d = 0; d < 3; d++) {
+        /* A CPU tile covers at most the grid (its loops step by it); a GPU block larger than a
+         * small grid only idles threads, and the device's own limits bound it (check_block). */
+        long e = launch_extent(c, d), most = c->device == DEV_CPU ? c->grid[d] : 64L * 1024;
+        if (e < 0 || e > most) {
+            snprintf(why, n, "%s %dx%dx%d%s: its %c extent %ld is %s %s %ld (grid %dx%dx%d)", what, c->block[0],
+                     c->block[1], c->block[2], d == 2 && c->nodes > 1 ? " with nodes" : "", "xyz"[d], e,
+                     e < 0 ? "negative, not up to" : "more than", c->device == DEV_CPU ? "the grid's" : "the limit",
+                     most, c->grid[0], c->grid[1], c->grid[2]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void verify_geometry(const struct run_config *c, int out[3])
+{
+    for (int d = 0; d < 3; d++) {
+        long g = c->grid[d], base = verify_grid[d];
+        long m = launch_extent(c, d);
+        if (m == 0 && d == 0 && c->device == DEV_CPU) m = 64; /* whole x lines: the SIMD remainder */
+        if (m == 0 || g <= base + m) { /* whole-extent tiles look alike on any grid; small grids as they are */
+            out[d] = (int)(m == 0 && g > base ? base : g);
+            continue;
+        }
+        long r = g % m, k = (base - r + m - 1) / m; /* at least one whole tile, then g's remainder */
+        out[d] = (int)(r + m * (k > 1 ? k : 1));
+    }
+}
 
 static size_t grid_cells(const int g[3]) { return (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
 
@@ -46,14 +92,35 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
 /* The level the kernel overwrites when run in place: the only one (leapfrog) or the oldest. */
 static int inplace_level(const struct scheme *s) { return s->levels - 1; }
 
+static double rng_uniform(double lo, double hi);
+
 static int array_count(const struct scheme *s, int coef)
 {
     return s->levels + 2 + (coef == COEF_ARRAY ? s->levels + s->ngroups : 0);
 }
 
+/* Materials of the indexed storage in verification and timing: several, so that a kernel that
+ * reads the wrong node's index or the wrong table is caught. */
+enum { INDEXED_MATERIALS = 5 };
+
 size_t run_bytes(const struct run_config *c)
 {
-    return grid_cells(c->grid) * (size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8);
+    return grid_cells(c->grid) * ((size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8) +
+                                  (c->coef == COEF_INDEXED)); /* one byte of index per cell */
+}
+
+/* A material index per cell (random, or with seed 0 a pattern of slabs) uploaded to the device. */
+static void *upload_index(const struct backend *b, size_t cells, unsigned seed, unsigned char *host)
+{
+    void *dev = b->alloc(cells);
+    if (!dev) return NULL;
+    unsigned char *h = host ? host : malloc(cells);
+    if (!h) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    for (size_t i = 0; i < cells; i++)
+        h[i] = (unsigned char)(seed ? rng_uniform(0, INDEXED_MATERIALS) : i / 4096 % INDEXED_MATERIALS);
+    b->upload(dev, h, cells);
+    if (!host) free(h);
+    return dev;
 }
 
 int memory_fits(double bytes, size_t memory_bytes) { return bytes <= (double)(memory_bytes / 10 * 8); }
@@ -62,8 +129,9 @@ int run_fits(const struct run_config *c, const struct device_desc *d, char *why,
 {
     size_t need = run_bytes(c);
     if (memory_fits((double)need, d->memory_bytes)) return 0;
-    snprintf(why, n, "grid %dx%dx%d needs %.1f GB, more than 80%% of the %s's %.1f GB", c->grid[0], c->grid[1],
-             c->grid[2], need / 1e9, device_names[c->device], d->memory_bytes / 1e9);
+    snprintf(why, n, "grid %dx%dx%d needs %.1f GB, more than 80%% of the %.1f GB the %s may use%s", c->grid[0],
+             c->grid[1], c->grid[2], need / 1e9, d->memory_bytes / 1e9, device_names[c->device],
+             c->device == DEV_CPU ? " (the least of memory, cgroup limit and ulimit -v/-d)" : "");
     return -1;
 }
 
@@ -86,7 +154,7 @@ static void *upload_values(const struct backend *b, const double *v, size_t n, i
     void *typed = malloc(n * size), *dev = b->alloc(n * size);
     if (!typed || !dev) {
         fprintf(stderr, "fdtdbench: out of memory for verification arrays\n");
-        exit(2);
+        exit(1);
     }
     for (size_t i = 0; i < n; i++)
         if (p == F32) ((float *)typed)[i] = (float)v[i];
@@ -99,7 +167,7 @@ static void *upload_values(const struct backend *b, const double *v, size_t n, i
 static double *random_values(size_t n, int p, double lo, double hi)
 {
     double *v = malloc(n * sizeof *v);
-    if (!v) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    if (!v) { fprintf(stderr, "fdtdbench: out of memory for verification arrays\n"); exit(1); }
     for (size_t i = 0; i < n; i++) v[i] = as_precision(rng_uniform(lo, hi), p);
     return v;
 }
@@ -154,8 +222,13 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
 
     if (check_launch(b, k, grid, block, nodes, why, n)) return -1;
     double *host[2 * MAX_LEVELS + MAX_GROUPS + 2];
-    void *dev[2 * MAX_LEVELS + MAX_GROUPS + 2];
+    void *dev[2 * MAX_LEVELS + MAX_GROUPS + 2], *index_dev = NULL;
+    unsigned char *index = NULL;
     int nh = 0;
+    if (k->coef == COEF_INDEXED) {
+        if (!(index = malloc(cells))) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+        a.index = index_dev = upload_index(b, cells, 1, index);
+    }
 #define INPUT(ref_slot, arg_slot, lo, hi)                                 \
     do {                                                                  \
         host[nh] = random_values(cells, p, lo, hi);                       \
@@ -167,20 +240,36 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     for (int l = 0; l < L; l++) INPUT(in.level[l], a.level[l], -1, 1);
     INPUT(in.plus, a.plus, -1, 1);
     INPUT(in.minus, a.minus, -1, 1);
+    /* Indexed: the device gets a table of one value per material, the reference its expansion. */
+#define TABLE(ref_slot, arg_slot)                                                      \
+    do {                                                                               \
+        double *table = random_values(INDEXED_MATERIALS, p, -1, 1);                   \
+        host[nh] = malloc(cells * sizeof(double));                                     \
+        if (!host[nh]) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }     \
+        for (size_t i = 0; i < cells; i++) host[nh][i] = table[index[i]];              \
+        dev[nh] = upload_values(b, table, INDEXED_MATERIALS, p);                       \
+        ref_slot = host[nh];                                                           \
+        arg_slot = dev[nh];                                                            \
+        nh++;                                                                          \
+        free(table);                                                                   \
+    } while (0)
     for (int l = 0; l < L; l++) {
         if (k->coef == COEF_ARRAY) INPUT(in.da[l], a.da[l], -1, 1);
+        else if (k->coef == COEF_INDEXED) TABLE(in.da[l], a.da[l]);
         else in.da_u[l] = a.da_u[l] = as_precision(rng_uniform(-1, 1), p);
     }
     for (int g = 0; g < G; g++) {
         if (k->coef == COEF_ARRAY) INPUT(in.db[g], a.db[g], -1, 1);
+        else if (k->coef == COEF_INDEXED) TABLE(in.db[g], a.db[g]);
         else in.db_u[g] = a.db_u[g] = as_precision(rng_uniform(-1, 1), p);
     }
+#undef TABLE
 #undef INPUT
 
     /* Out of place, into a poisoned buffer: an unwritten cell stays NaN and fails. */
     double *poison = malloc(cells * sizeof *poison);
     void *out_typed = malloc(cells * size);
-    if (!poison || !out_typed) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    if (!poison || !out_typed) { fprintf(stderr, "fdtdbench: out of memory for verification arrays\n"); exit(1); }
     for (size_t i = 0; i < cells; i++) poison[i] = NAN;
     void *out = upload_values(b, poison, cells, p);
     a.out = out;
@@ -209,6 +298,8 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
                  precision_names[p], coef_names[k->coef], k->variant, seed);
     }
     b->release(out);
+    if (index_dev) b->release(index_dev);
+    free(index);
     for (int i = 0; i < nh; i++) b->release(dev[i]), free(host[i]);
     free(poison), free(out_typed);
     return rc;
@@ -239,11 +330,17 @@ static void timing_coefficients(const struct scheme *s, double *da, double *db)
     }
 }
 
-int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
-            struct run_result *r, char *why, size_t n)
+static void *table_alloc(const struct backend *b)
+{
+    void *p = b->alloc(INDEXED_MATERIALS * sizeof(double));
+    if (!p) { fprintf(stderr, "fdtdbench: cannot allocate a coefficient table\n"); exit(2); }
+    return p;
+}
+
+int measure_check(const struct backend *b, const struct run_config *c, const struct device_desc *d, char *why,
+                  size_t n)
 {
     const struct scheme *s = c->scheme;
-    memset(r, 0, sizeof *r);
     const struct kernel_entry *k = kernel_find(c->device, s->name, c->component, c->precision, c->coef, c->variant);
     if (!k) {
         snprintf(why, n, "no %s kernel '%s' for %s %s %s %s", device_names[c->device], c->variant, s->name,
@@ -251,13 +348,24 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
         return -1;
     }
     /* The timed launch first: verification then runs the same block and nodes on its own grid. */
-    if (check_launch(b, k, c->grid, c->block, c->nodes, why, n)) return -1;
-    if (run_fits(c, d, why, n)) return -1;
+    if (check_launch(b, k, c->grid, c->block, c->nodes, why, n) || check_extent(c, why, n)) return -1;
+    return run_fits(c, d, why, n);
+}
+
+int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
+            const struct device_desc *d, struct run_result *r, char *why, size_t n)
+{
+    const struct scheme *s = c->scheme;
+    memset(r, 0, sizeof *r);
+    if (measure_check(b, c, d, why, n)) return -1;
+    const struct kernel_entry *k = kernel_find(c->device, s->name, c->component, c->precision, c->coef, c->variant);
     size_t need = run_bytes(c);
     b->set_threads(c->threads);
     r->threads = c->device == DEV_CPU ? b->threads() : 0;
     double worst;
-    if (verify_kernel(b, s, k, verify_grid, c->block, c->nodes, &worst, why, n)) return -1;
+    int vgrid[3];
+    verify_geometry(c, vgrid);
+    if (verify_kernel(b, s, k, vgrid, c->block, c->nodes, &worst, why, n)) return -1;
     r->verified = 1;
 
     int L = s->levels, G = s->ngroups, narrays = array_count(s, c->coef);
@@ -282,15 +390,29 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     a.out = (void *)a.level[inplace_level(s)];
     a.plus = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 21, -1, 1);
     a.minus = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 22, -1, 1);
+    /* Indexed: slabs of materials, each table entry up to 2% below the real value. */
+    void *tables[MAX_LEVELS + MAX_GROUPS] = {0}, *index_dev = NULL;
+    int ntables = 0;
+    if (c->coef == COEF_INDEXED && !(a.index = index_dev = upload_index(b, cells, 0, NULL))) {
+        for (int i = 0; i < narrays; i++) b->release(arrays[i]);
+        snprintf(why, n, "cannot allocate %.1f GB on the %s", need / 1e9, device_names[c->device]);
+        return -1;
+    }
     for (int l = 0; l < L; l++) {
         a.da_u[l] = da[l];
         if (c->coef == COEF_ARRAY) /* position-dependent, up to 2% below the real value: |da| <= 1 */
             a.da[l] = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 31 + l, 0.98 * da[l], da[l]);
+        else if (c->coef == COEF_INDEXED)
+            a.da[l] = tables[ntables] = table_alloc(b),
+            b->fill_random(tables[ntables++], INDEXED_MATERIALS, c->precision, 31 + l, 0.98 * da[l], da[l]);
     }
     for (int g = 0; g < G; g++) {
         a.db_u[g] = db[g];
         if (c->coef == COEF_ARRAY)
             a.db[g] = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 41 + g, 0.98 * db[g], db[g]);
+        else if (c->coef == COEF_INDEXED)
+            a.db[g] = tables[ntables] = table_alloc(b),
+            b->fill_random(tables[ntables++], INDEXED_MATERIALS, c->precision, 41 + g, 0.98 * db[g], db[g]);
     }
 
     /* Batches long enough (>= ~20 ms) that timer and launch overheads vanish. */
@@ -307,8 +429,19 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
         r->median_ms = c->reps % 2 ? ms[c->reps / 2] : 0.5 * (ms[c->reps / 2 - 1] + ms[c->reps / 2]);
         r->cache_resident = d->cache_bytes && need < 3 * d->cache_bytes;
         r->counts = scheme_counts(c->scheme, c->precision, c->coef);
+        int limit = r->cache_resident ? CACHE_LIMIT : DRAM_LIMIT;
+        const struct record m = {"measure", c, r, bw, d, NAN};
+        double gbs = bw ? metric_num(METRIC_gbs_effective, &m) : 0;
+        if (bw && bw->best_gbs > 0 && !(gbs <= limit * bw->best_gbs)) {
+            snprintf(why, n, "measurement error: %.4g GB/s effective is more than %d times the %.4g GB/s this "
+                     "device's probe measured%s; row refused", gbs, limit, bw->best_gbs,
+                     r->cache_resident ? " (cache-resident grid)" : "");
+            rc = -1;
+        }
     }
     free(ms);
     for (int i = 0; i < narrays; i++) b->release(arrays[i]);
+    for (int i = 0; i < ntables; i++) b->release(tables[i]);
+    if (index_dev) b->release(index_dev);
     return rc;
 }

@@ -19,14 +19,38 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
 int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
                  int nodes, char *why, size_t n);
 
-/* The grid on which run and sweep verify a kernel before timing it: small, odd-sized, so that
- * no tile or block shape divides it. */
+/* The base of the grid on which run and sweep verify a kernel before timing it: small and
+ * odd-sized. verify_geometry adjusts it to the timed launch. */
 extern const int verify_grid[3];
 
-/* Verifies on verify_grid, then times c on the full grid: warm-up, batches of launches sized
- * to last at least ~20 ms each, c->reps samples, median reported. 0, or -1 with why. */
-int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
-            struct run_result *r, char *why, size_t n);
+/* 0 if c's launch is bounded: a CPU tile from 0 (whole) up to the grid in each dimension; a GPU
+ * block's extent (z times nodes per thread) within int-safe limits (the device's and the variant's
+ * own limits are check_launch's); or -1 saying which extent is not. */
+int check_extent(const struct run_config *c, char *why, size_t n);
+
+/* The grid that verification runs c's launch on: verify_grid, each size moved to the same
+ * remainder modulo c's tile or block extent (x: modulo 64 on the CPU, for the SIMD remainder
+ * loop) as c's grid, so that the timed run's partial tiles or blocks are the verified ones.
+ * A dimension that is small, or whose tile is whole (0), is verified at its own size or the base. */
+void verify_geometry(const struct run_config *c, int out[3]);
+
+/* Everything about c that can be checked before measuring: the kernel exists, the launch suits
+ * the device and the variant (check_launch) and the grid (check_extent), and the grid fits in
+ * memory (run_fits). 0, or -1 with why. measure() checks it too. */
+int measure_check(const struct backend *b, const struct run_config *c, const struct device_desc *d, char *why,
+                  size_t n);
+
+/* Throughput no memory system gives: more than this many times the probe's bandwidth for a grid
+ * that does not fit in cache (and CACHE_LIMIT times for one that does) is a measurement error. */
+#define DRAM_LIMIT 3
+#define CACHE_LIMIT 30
+
+/* Verifies on verify_geometry(c), then times c on the full grid: warm-up, batches of launches sized
+ * to last at least ~20 ms each, c->reps samples, median reported. 0, or -1 with why (a row
+ * over the limits above is refused as a measurement error; bw is used for that check only, the
+ * rates are metrics.h's). */
+int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
+            const struct device_desc *d, struct run_result *r, char *why, size_t n);
 
 /* Bytes of device memory a run of c needs (fields and coefficients with halos). */
 size_t run_bytes(const struct run_config *c);

@@ -98,6 +98,16 @@ void metrics_csv_row(FILE *f, const struct record *m)
     fputc('\n', f);
 }
 
+void metrics_csv_context(FILE *f, const struct device_desc *d)
+{
+    const struct record m = {.d = d};
+    for (int i = METRIC_device_name; i < NMETRICS; i++) {
+        if (i > METRIC_device_name) fputc(',', f);
+        put_cell(f, &metrics[i], metrics[i].value(&m));
+    }
+    fputc('\n', f);
+}
+
 void metrics_text(FILE *f, const struct record *m)
 {
     for (int i = 0; i < NMETRICS; i++) {

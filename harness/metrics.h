@@ -137,6 +137,9 @@ int metric_find(const char *name);
 /* The CSV header line and one CSV row (text fields with commas and newlines made spaces). */
 void metrics_csv_header(FILE *f);
 void metrics_csv_row(FILE *f, const struct record *m);
+/* The context columns alone, device_name to date (the last ones), ending the line: the step
+ * command's rows (step_measure.h) end with them. */
+void metrics_csv_context(FILE *f, const struct device_desc *d);
 /* run's text output: one line per column that has a unit, "name value unit". */
 void metrics_text(FILE *f, const struct record *m);
 /* The README's column glossary: a Markdown table of name, unit and meaning. */

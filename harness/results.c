@@ -2,28 +2,13 @@
 #include "results.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "metrics.h"
-
-static int mkdir_p(const char *path)
-{
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
-}
 
 void machine_slug(const struct device_desc *d, enum device dev, char *out, size_t n)
 {
@@ -43,46 +28,45 @@ void machine_slug(const struct device_desc *d, enum device dev, char *out, size_
 
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem)
 {
-    char folder[400], stamp[32];
+    return results_open_with(rf, dir, machine, stem, NULL);
+}
+
+int results_open_with(struct results_file *rf, const char *dir, const char *machine, const char *stem,
+                      const char *columns)
+{
+    char folder[OUTFILE_PATH_MAX], name[OUTFILE_PATH_MAX], stamp[32];
     time_t now = time(NULL);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", gmtime(&now));
-    snprintf(folder, sizeof folder, "%s/%s", dir, machine);
-    if (mkdir_p(folder)) {
-        fprintf(stderr, "fdtdbench: cannot create folder %s: %s\n", folder, strerror(errno));
+    memset(rf, 0, sizeof *rf);
+    if (outfile_path(rf->stem, sizeof rf->stem, "--name", "%s-%s", stem, stamp) ||
+        outfile_path(folder, sizeof folder, "--results", "%s/%s", dir, machine) ||
+        outfile_path(name, sizeof name, "--results", "%s/%s.csv", folder, rf->stem) ||
+        outfile_open(&rf->out, folder, name))
         return -1;
-    }
-    /* Never replace an earlier run: add -2, -3, ... if the name is taken. */
-    for (int i = 1; i < 100; i++) {
-        if (i == 1) snprintf(rf->path, sizeof rf->path, "%s/%s-%s.csv", folder, stem, stamp);
-        else snprintf(rf->path, sizeof rf->path, "%s/%s-%s-%d.csv", folder, stem, stamp, i);
-        if (access(rf->path, F_OK) != 0) break;
-    }
-    snprintf(rf->tmp, sizeof rf->tmp, "%s.tmp", rf->path);
-    rf->f = fopen(rf->tmp, "w");
-    if (!rf->f) {
-        fprintf(stderr, "fdtdbench: cannot write %s: %s\n", rf->tmp, strerror(errno));
-        return -1;
-    }
-    metrics_csv_header(rf->f);
+    rf->f = rf->out.f;
+    rf->path = rf->out.name;
+    if (columns) fprintf(rf->f, "%s\n", columns);
+    else metrics_csv_header(rf->f);
     return 0;
+}
+
+void results_check(struct results_file *rf)
+{
+    if (outfile_check(&rf->out)) exit(1);
 }
 
 int results_close(struct results_file *rf)
 {
-    if (fclose(rf->f) || link(rf->tmp, rf->path)) { /* link fails rather than replace a file */
-        fprintf(stderr, "fdtdbench: cannot write %s: %s\n", rf->path, strerror(errno));
-        unlink(rf->tmp);
-        return -1;
-    }
-    unlink(rf->tmp);
+    rf->f = NULL;
+    if (outfile_link(&rf->out, rf->stem, ".csv", 1)) return -1;
+    rf->path = rf->out.path;
     return 0;
 }
 
 void results_abort(struct results_file *rf)
 {
-    if (rf->f) fclose(rf->f);
     rf->f = NULL;
-    unlink(rf->tmp);
+    outfile_abort(&rf->out);
 }
 
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
@@ -91,3 +75,5 @@ void results_row(FILE *f, const char *table, const struct run_config *c, const s
     struct record m = {table, c, r, bw, d, paper_mcells < 0 ? NAN : paper_mcells};
     metrics_csv_row(f, &m);
 }
+
+void results_context(FILE *f, const struct device_desc *d) { metrics_csv_context(f, d); }

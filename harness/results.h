@@ -1,12 +1,12 @@
 /* Measurements and how they are written: one CSV row per timed kernel, every row carrying its
- * context (DESIGN.md, timing rules). Files are written to a temporary name and renamed, and
- * never replace an earlier run. */
+ * context. Files are complete or absent (outfile.h), and never replace an earlier run. */
 #ifndef HARNESS_RESULTS_H
 #define HARNESS_RESULTS_H
 
 #include <stdio.h>
 
 #include "backend.h"
+#include "outfile.h"
 
 /* What one measurement was. */
 struct run_config {
@@ -31,22 +31,35 @@ struct run_result {
     int verified;                      /* 1: matched the reference before timing */
 };
 
-/* An open results file. */
+/* An open results file: a temporary file (outfile.h) until results_close names it. */
 struct results_file {
+    struct outfile out;
     FILE *f;
-    char path[512], tmp[520];
+    const char *path; /* the name it will have (error lines); after results_close, the one it has */
+    char stem[128];   /* <stem>-<date> */
 };
 
-/* Opens results/<machine>/<stem>-<date>.csv (a -N suffix if that exists) under dir, writing
- * to a temporary name until results_close, headed by the column names. Returns 0, or -1 with the reason printed. */
+/* Opens a results file for RESULTS/<machine>/<stem>-<date>.csv and writes the header. Returns 0,
+ * or -1 with the reason printed. */
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem);
-int results_close(struct results_file *rf); /* renames into place; 0 or -1 */
-void results_abort(struct results_file *rf);  /* removes the temporary file */
+/* The same with another header line (the step command's columns; NULL: metrics.h's). */
+int results_open_with(struct results_file *rf, const char *dir, const char *machine, const char *stem,
+                      const char *columns);
+/* Flushes and checks the rows written so far; on a write error prints why, removes the file and
+ * exits with status 1, so that a run never goes on measuring into a file it cannot keep. */
+void results_check(struct results_file *rf);
+/* Names the file <stem>-<date>.csv, or -2, -3, ... if that exists (never replacing a run): 0 or -1. */
+int results_close(struct results_file *rf);
+void results_abort(struct results_file *rf); /* removes the temporary file */
 
 /* One CSV row of the columns of metrics.h; paper_mcells < 0 leaves that column empty. Also
  * usable with stdout. */
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
                  const struct bandwidth *bw, const struct device_desc *d, double paper_mcells);
+
+/* The context columns that end every row, device_name to date of metrics.h (the step rows end with them too). */
+#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,omp_bind,git_commit,date"
+void results_context(FILE *f, const struct device_desc *d);
 
 /* A folder name for a device: "cpu-amd-epyc-7b13", "gpu-nvidia-h100-80gb-hbm3". */
 void machine_slug(const struct device_desc *d, enum device dev, char *out, size_t n);

@@ -11,30 +11,18 @@
 #include "metrics.h"
 #include "session.h"
 
-static const char *const run_help =
+static const char *const run_usage =
     "usage: fdtdbench run [OPTIONS]\n"
     "Verifies one kernel against the double-precision reference, then times it.\n"
-    "Defaults are the paper's protocol: the reference scheme (%s), hx, a 300^3 interior, f32,\n"
-    "array coefficients.\n"
-    "  --device cpu|gpu        (cpu)\n"
-    "  --scheme NAME           %s\n"
-    "  --component C           hx hy hz ex ey ez (hx)\n"
-    "  --grid NXxNYxNZ | N     interior cells, each at least 4 (300)\n"
-    "  --threads T             CPU threads, 1 to the CPUs online (all)\n"
-    "  --tile JxK              CPU tile of J rows by K planes (whole rows of one plane)\n"
-    "  --block BXxBYxBZ        GPU thread block (the tuned one, else the paper's Table 3 shape)\n"
-    "  --nodes N               GPU marching variants (zmarch): nodes per thread along z (tuned, else 1)\n"
-    "  --precision f32|f64     (f32)\n"
-    "  --coef array|uniform    position-dependent or scalar coefficients (array)\n"
-    "  --variant NAME          kernel variant (cpu: plain; gpu: baseline)\n"
-    "  --reps R                timed samples, the median is reported (5)\n"
-    "  --csv                   print a CSV header and row instead of text\n";
+    "Defaults are the paper's protocol: the reference scheme, hx, a 300^3 interior, f32, array\n"
+    "coefficients.\n";
 
 /* Options common to run and sweep. */
 struct options {
     int device, precision, coef, reps, csv, threads, nodes;
-    int grid[3], block[3], have_block;
+    int grid[3];
     const char *variant;
+    char schemes_help[160];
 };
 
 static void default_options(struct options *o)
@@ -42,40 +30,22 @@ static void default_options(struct options *o)
     memset(o, 0, sizeof *o);
     o->grid[0] = o->grid[1] = o->grid[2] = 300;
     o->reps = 5;
-}
-
-static void parse_block(const char *opt, const char *v, int device, int block[3])
-{
-    if (device == DEV_CPU) { /* JxK: rows by planes; x lines stay whole for SIMD */
-        int j, k, used = 0;
-        if (sscanf(v, "%dx%d%n", &j, &k, &used) != 2 || v[used] || j < 1 || k < 1)
-            cli_error("%s: '%s' is not JxK (rows x planes, each at least 1)", opt, v);
-        block[0] = 0, block[1] = j, block[2] = k;
-    } else {
-        cli_triple(opt, v, 1, 1024, block);
-    }
-}
-
-static int parse_common(struct options *o, int argc, char **argv, int *i)
-{
-    const char *a = argv[*i];
-    if (!strcmp(a, "--precision")) o->precision = cli_precision(cli_value(argc, argv, i));
-    else if (!strcmp(a, "--coef")) o->coef = cli_coef(cli_value(argc, argv, i));
-    else if (!strcmp(a, "--reps")) o->reps = cli_int(a, cli_value(argc, argv, i), 1, 1000);
-    else if (!strcmp(a, "--variant")) o->variant = cli_value(argc, argv, i);
-    else if (!strcmp(a, "--nodes")) o->nodes = cli_int(a, cli_value(argc, argv, i), 1, 64);
-    else if (!strcmp(a, "--csv")) o->csv = 1;
-    else return 0;
-    return 1;
+    snprintf(o->schemes_help, sizeof o->schemes_help, "%s", scheme_names());
 }
 
 static int max_threads(void) { return omp_get_num_procs(); }
 
-static void check_options(const struct options *o, struct session *s)
+/* A CPU tile JxK (rows by planes; x lines stay whole for SIMD) or a GPU block BXxBYxBZ, each size
+ * at most the largest grid: check_extent then bounds it by the real one. */
+static void parse_block(const char *opt, const char *v, int device, int block[3])
 {
-    if (o->have_block) {
-        char why[256];
-        if (s->b->check_block(o->block, why, sizeof why)) cli_error("%s", why);
+    if (device == DEV_CPU) {
+        int jk[2];
+        if (cli_sizes(v, 1, CLI_GRID_MAX, jk, 2) != 2)
+            cli_error("%s: '%s' is not JxK (rows x planes, each a whole number from 1 to %d)", opt, v, CLI_GRID_MAX);
+        block[0] = 0, block[1] = jk[0], block[2] = jk[1];
+    } else {
+        cli_triple(opt, v, 1, CLI_GRID_MAX, block);
     }
 }
 
@@ -83,6 +53,13 @@ static void check_options(const struct options *o, struct session *s)
 static const struct scheme *default_scheme(void)
 {
     return scheme_reference() ? scheme_reference() : scheme_at(0);
+}
+
+/* Everything about c checked before any probe or allocation: bad input ends here, with exit 2. */
+static void check_config(const struct session *s, const struct run_config *c, const char *what)
+{
+    char why[512];
+    if (measure_check(s->b, c, &s->desc, why, sizeof why)) cli_error("%s%s", what, why);
 }
 
 static const char *default_variant(int device) { return device == DEV_CPU ? "plain" : "baseline"; }
@@ -103,39 +80,41 @@ static void print_result(const struct session *s, const struct run_config *c, co
 int cmd_run(int argc, char **argv)
 {
     struct options o;
-    const char *scheme = default_scheme()->name;
-    int component = HX;
+    const char *scheme = default_scheme()->name, *component = "hx", *tile = NULL, *block = NULL;
     default_options(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { printf(run_help, default_scheme()->name, scheme_names()); return 0; }
-        else if (parse_common(&o, argc, argv, &i)) continue;
-        else if (!strcmp(a, "--device")) o.device = cli_device(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--scheme")) scheme = cli_scheme(cli_value(argc, argv, &i))->name;
-        else if (!strcmp(a, "--component")) component = cli_component(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--grid")) cli_triple(a, cli_value(argc, argv, &i), 2 * HALO, 100000, o.grid);
-        else if (!strcmp(a, "--threads")) o.threads = cli_int(a, cli_value(argc, argv, &i), 1, max_threads());
-        else if (!strcmp(a, "--tile") || !strcmp(a, "--block")) {
-            /* the device may come later on the line: parse after the loop */
-            o.have_block = i + 1;
-            cli_value(argc, argv, &i);
-        } else cli_error("run: unknown option '%s' (see fdtdbench run --help)", a);
-    }
-    if (o.have_block) parse_block(argv[o.have_block - 1], argv[o.have_block], o.device, o.block);
-    struct session s;
-    session_open(&s, o.device);
-    check_options(&o, &s);
-    struct run_config c = {.scheme = cli_scheme(scheme), .component = component, .precision = o.precision,
-                           .coef = o.coef, .device = o.device, .variant = o.variant ? o.variant : default_variant(o.device),
+    char scheme_help[200];
+    snprintf(scheme_help, sizeof scheme_help, "%s (%s)", o.schemes_help, scheme);
+    const struct cli_option opts[] = {
+        CLI_OPT_DEVICE(&o.device),
+        {"scheme", CLI_TEXT, "NAME", scheme_help, &scheme, 0, 0, NULL, 0},
+        {"component", CLI_TEXT, "C", "hx hy hz ex ey ez (hx)", &component, 0, 0, NULL, 0},
+        {"grid", CLI_GRID, "NXxNYxNZ | N", "interior cells, each at least 4 (300)", o.grid, CLI_GRID_MIN, CLI_GRID_MAX, NULL, 0},
+        {"threads", CLI_INT, "T", "CPU threads, 1 to the CPUs online (all)", &o.threads, 1, max_threads(), NULL, 0},
+        {"tile", CLI_TEXT, "JxK", "CPU tile of J rows by K planes, at most the grid (whole rows of one plane)", &tile, 0, 0, NULL, 0},
+        {"block", CLI_TEXT, "BXxBYxBZ", "GPU thread block (the tuned one, else the paper's Table 3 shape)", &block, 0, 0, NULL, 0},
+        CLI_OPT_NODES(&o.nodes),
+        CLI_OPT_PRECISION(&o.precision),
+        CLI_OPT_COEF(&o.coef),
+        CLI_OPT_VARIANT(&o.variant),
+        CLI_OPT_REPS(&o.reps),
+        {"csv", CLI_FLAG, NULL, "print a CSV header and row instead of text", &o.csv, 0, 0, NULL, 0},
+    };
+    cli_parse(run_usage, opts, CLI_NOPTS(opts), argc, argv);
+    if (tile && block) cli_error("run: give --tile (CPU) or --block (GPU), not both");
+    struct run_config c = {.scheme = cli_scheme(scheme), .component = cli_component(component),
+                           .precision = o.precision, .coef = o.coef, .device = o.device,
+                           .variant = o.variant ? o.variant : default_variant(o.device),
                            .grid = {o.grid[0], o.grid[1], o.grid[2]}, .threads = o.threads, .reps = o.reps,
                            .nodes = o.nodes};
-    if (o.have_block) memcpy(c.block, o.block, sizeof c.block);
+    struct session s;
+    session_open(&s, o.device);
+    if (tile || block) parse_block(tile ? "--tile" : "--block", tile ? tile : block, o.device, c.block);
     else default_launch(&s, &c);
+    check_config(&s, &c, "");
+    session_bandwidth(&s, o.threads);
     struct run_result r;
     char why[512];
-    if (run_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why);
-    session_bandwidth(&s, o.threads);
-    if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) cli_error("%s", why);
+    if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) cli_fail("%s", why);
     if (o.csv) {
         metrics_csv_header(stdout);
         results_row(stdout, "run", &c, &r, &s.bw, &s.desc, -1);
@@ -148,22 +127,25 @@ int cmd_run(int argc, char **argv)
 
 /* ---- sweep ------------------------------------------------------------------------ */
 
-static const char *const sweep_help =
+static const char *const sweep_usage =
     "usage: fdtdbench sweep [OPTIONS]\n"
     "Verifies and times every combination of the lists given, writing one CSV row each to\n"
-    "RESULTS/<machine>/NAME-<date>.csv (never over an earlier file). Lists are comma-separated.\n"
-    "  --device cpu|gpu              (cpu)\n"
-    "  --schemes LIST|all            of %s (all)\n"
-    "  --components LIST|all         (hx)\n"
-    "  --grids LIST                  e.g. 64,128,300,160x160x640 (300)\n"
-    "  --tiles LIST                  CPU tiles JxK (whole rows of one plane)\n"
-    "  --blocks LIST                 GPU blocks BXxBYxBZ (tuned or Table 3 shape)\n"
-    "  --threads LIST                CPU thread counts (all)\n"
-    "  --precision, --coef, --variant, --nodes, --reps   as for run\n"
-    "  --results DIR                 (results)\n"
-    "  --name NAME                   file name stem and the rows' table column (sweep)\n";
+    "RESULTS/<machine>/NAME-<date>.csv (never over an earlier file). Lists are comma-separated.\n";
 
 enum { MAX_LIST = 64 };
+
+/* One combination of a sweep; block NULL for the default launch. */
+static struct run_config sweep_config(const struct session *s, const struct options *o, const struct scheme *scheme,
+                                      int component, const int grid[3], const int block[3], int threads)
+{
+    struct run_config c = {.scheme = scheme, .component = component, .precision = o->precision, .coef = o->coef,
+                           .device = o->device, .variant = o->variant ? o->variant : default_variant(o->device),
+                           .grid = {grid[0], grid[1], grid[2]}, .threads = threads, .reps = o->reps,
+                           .nodes = o->nodes};
+    if (block) memcpy(c.block, block, sizeof c.block);
+    else default_launch(s, &c);
+    return c;
+}
 
 int cmd_sweep(int argc, char **argv)
 {
@@ -174,20 +156,33 @@ int cmd_sweep(int argc, char **argv)
     char component_default[] = "hx", grid_default[] = "300", thread_default[] = "0";
     components[0] = component_default, grids[0] = grid_default, threads[0] = thread_default;
     const char *dir = "results", *name = "sweep";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { printf(sweep_help, scheme_names()); return 0; }
-        else if (parse_common(&o, argc, argv, &i)) continue;
-        else if (!strcmp(a, "--device")) o.device = cli_device(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--schemes")) ns = split_list((char *)cli_value(argc, argv, &i), schemes, MAX_LIST);
-        else if (!strcmp(a, "--components")) nc = split_list((char *)cli_value(argc, argv, &i), components, MAX_LIST);
-        else if (!strcmp(a, "--grids")) ng = split_list((char *)cli_value(argc, argv, &i), grids, MAX_LIST);
-        else if (!strcmp(a, "--tiles") || !strcmp(a, "--blocks")) nb = split_list((char *)cli_value(argc, argv, &i), blocks, MAX_LIST);
-        else if (!strcmp(a, "--threads")) nt = split_list((char *)cli_value(argc, argv, &i), threads, MAX_LIST);
-        else if (!strcmp(a, "--results")) dir = cli_value(argc, argv, &i);
-        else if (!strcmp(a, "--name")) name = cli_value(argc, argv, &i);
-        else cli_error("sweep: unknown option '%s' (see fdtdbench sweep --help)", a);
-    }
+    char *scheme_list = NULL, *component_list = NULL, *grid_list = NULL, *tile_list = NULL, *block_list = NULL,
+         *thread_list = NULL;
+    char scheme_help[200];
+    snprintf(scheme_help, sizeof scheme_help, "%s, or all (all)", o.schemes_help);
+    const struct cli_option opts[] = {
+        CLI_OPT_DEVICE(&o.device),
+        {"schemes", CLI_TEXT, "LIST|all", scheme_help, &scheme_list, 0, 0, NULL, 0},
+        {"components", CLI_TEXT, "LIST|all", "hx hy hz ex ey ez (hx)", &component_list, 0, 0, NULL, 0},
+        {"grids", CLI_TEXT, "LIST", "e.g. 64,128,300,160x160x640 (300)", &grid_list, 0, 0, NULL, 0},
+        {"tiles", CLI_TEXT, "LIST", "CPU tiles JxK (whole rows of one plane)", &tile_list, 0, 0, NULL, 0},
+        {"blocks", CLI_TEXT, "LIST", "GPU blocks BXxBYxBZ (tuned or Table 3 shape)", &block_list, 0, 0, NULL, 0},
+        {"threads", CLI_TEXT, "LIST", "CPU thread counts (all)", &thread_list, 0, 0, NULL, 0},
+        CLI_OPT_PRECISION(&o.precision),
+        CLI_OPT_COEF(&o.coef),
+        CLI_OPT_VARIANT(&o.variant),
+        CLI_OPT_NODES(&o.nodes),
+        CLI_OPT_REPS(&o.reps),
+        CLI_OPT_RESULTS(&dir),
+        {"name", CLI_STEM, "NAME", "file name stem and the rows' table column (sweep)", &name, 0, 0, NULL, 0},
+    };
+    cli_parse(sweep_usage, opts, CLI_NOPTS(opts), argc, argv);
+    if (tile_list && block_list) cli_error("sweep: give --tiles (CPU) or --blocks (GPU), not both");
+    if (scheme_list) ns = split_list(scheme_list, schemes, MAX_LIST);
+    if (component_list) nc = split_list(component_list, components, MAX_LIST);
+    if (grid_list) ng = split_list(grid_list, grids, MAX_LIST);
+    if (tile_list || block_list) nb = split_list(tile_list ? tile_list : block_list, blocks, MAX_LIST);
+    if (thread_list) nt = split_list(thread_list, threads, MAX_LIST);
     /* Check every value before measuring anything. */
     const struct scheme *sl[MAX_LIST];
     int cl[MAX_LIST], gl[MAX_LIST][3], bl[MAX_LIST][3], tl[MAX_LIST];
@@ -201,19 +196,26 @@ int cmd_sweep(int argc, char **argv)
         for (nc = 0; nc < NCOMPONENTS; nc++) cl[nc] = nc;
     else
         for (int i = 0; i < nc; i++) cl[i] = cli_component(components[i]);
-    for (int i = 0; i < ng; i++) cli_triple("--grids", grids[i], 2 * HALO, 100000, gl[i]);
+    for (int i = 0; i < ng; i++) cli_triple("--grids", grids[i], CLI_GRID_MIN, CLI_GRID_MAX, gl[i]);
     for (int i = 0; i < nt; i++)
         tl[i] = !strcmp(threads[i], "0") ? 0 : cli_int("--threads", threads[i], 1, max_threads());
+    for (int i = 0; i < nb; i++) parse_block(tile_list ? "--tiles" : "--blocks", blocks[i], o.device, bl[i]);
     struct session s;
     session_open(&s, o.device);
-    for (int i = 0; i < nb; i++) {
-        parse_block(o.device == DEV_CPU ? "--tiles" : "--blocks", blocks[i], o.device, bl[i]);
-        char why[256];
-        if (s.b->check_block(bl[i], why, sizeof why)) cli_error("%s: %s", blocks[i], why);
-    }
+    /* Every combination's launch against its grid, the kernel's existence and memory. */
+    for (int si = 0; si < ns; si++)
+        for (int ci = 0; ci < nc; ci++)
+            for (int gi = 0; gi < ng; gi++)
+                for (int bi = 0; bi < (nb ? nb : 1); bi++) {
+                    struct run_config c = sweep_config(&s, &o, sl[si], cl[ci], gl[gi], nb ? bl[bi] : NULL, 0);
+                    char what[160];
+                    snprintf(what, sizeof what, "sweep: %s %s grid %s%s%s: ", sl[si]->name, component_names[cl[ci]],
+                             grids[gi], nb ? (tile_list ? " tile " : " block ") : "", nb ? blocks[bi] : "");
+                    check_config(&s, &c, what);
+                }
     int nblocks = nb ? nb : 1, total = ns * nc * ng * nblocks * nt, done = 0, failed = 0;
     struct results_file rf;
-    if (results_open(&rf, dir, s.slug, name)) return 1;
+    if (results_open(&rf, dir, s.slug, name)) return 2;
     fprintf(stderr, "sweep: %d measurements into %s\n", total, rf.path);
     time_t start = time(NULL);
     for (int t = 0; t < nt; t++) {
@@ -222,23 +224,18 @@ int cmd_sweep(int argc, char **argv)
             for (int ci = 0; ci < nc; ci++)
                 for (int gi = 0; gi < ng; gi++)
                     for (int bi = 0; bi < nblocks; bi++) {
-                        struct run_config c = {.scheme = sl[si], .component = cl[ci], .precision = o.precision,
-                                               .coef = o.coef, .device = o.device,
-                                               .variant = o.variant ? o.variant : default_variant(o.device),
-                                               .grid = {gl[gi][0], gl[gi][1], gl[gi][2]}, .threads = tl[t],
-                                               .reps = o.reps, .nodes = o.nodes};
-                        if (nb) memcpy(c.block, bl[bi], sizeof c.block);
-                        else default_launch(&s, &c);
+                        struct run_config c = sweep_config(&s, &o, sl[si], cl[ci], gl[gi], nb ? bl[bi] : NULL, tl[t]);
                         struct run_result r;
                         char why[512];
                         done++;
-                        if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) {
+                        if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) {
                             fprintf(stderr, "[%d/%d] %s %s %dx%dx%d: SKIPPED: %s\n", done, total, c.scheme->name,
                                     component_names[c.component], c.grid[0], c.grid[1], c.grid[2], why);
                             failed++;
                             continue;
                         }
                         results_row(rf.f, name, &c, &r, &s.bw, &s.desc, -1);
+                        results_check(&rf);
                         fflush(rf.f);
                         struct record m = {name, &c, &r, &s.bw, &s.desc, NAN};
                         double elapsed = difftime(time(NULL), start);
@@ -248,9 +245,9 @@ int cmd_sweep(int argc, char **argv)
                                 elapsed / done * (total - done));
                     }
     }
-    if (failed == total) { /* nothing measured: leave no empty file behind */
+    if (failed == total) { /* nothing measured: leave no empty file (or folder) behind */
         results_abort(&rf);
-        cli_error("sweep: no measurement succeeded, nothing written");
+        cli_fail("sweep: no measurement succeeded, nothing written");
     }
     if (results_close(&rf)) return 1;
     fprintf(stderr, "sweep: wrote %d rows to %s%s\n", total - failed, rf.path,
@@ -263,16 +260,14 @@ int cmd_sweep(int argc, char **argv)
 int cmd_probe(int argc, char **argv)
 {
     int device = DEV_CPU, threads = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            puts("usage: fdtdbench probe [--device cpu|gpu] [--threads T]\n"
-                 "The device's own memory bandwidth: CPU, STREAM copy and triad on the pinned OpenMP\n"
-                 "threads; GPU, a copy kernel and cudaMemcpy device to device. Bytes read plus written.");
-            return 0;
-        } else if (!strcmp(argv[i], "--device")) device = cli_device(cli_value(argc, argv, &i));
-        else if (!strcmp(argv[i], "--threads")) threads = cli_int("--threads", cli_value(argc, argv, &i), 1, max_threads());
-        else cli_error("probe: unknown option '%s' (see fdtdbench probe --help)", argv[i]);
-    }
+    const struct cli_option opts[] = {
+        CLI_OPT_DEVICE(&device),
+        {"threads", CLI_INT, "T", "CPU threads, 1 to the CPUs online (all)", &threads, 1, max_threads(), NULL, 0},
+    };
+    cli_parse("usage: fdtdbench probe [OPTIONS]\n"
+              "The device's own memory bandwidth: CPU, STREAM copy and triad on the pinned OpenMP\n"
+              "threads; GPU, a copy kernel and cudaMemcpy device to device. Bytes read plus written.\n",
+              opts, CLI_NOPTS(opts), argc, argv);
     struct session s;
     session_open(&s, device);
     session_bandwidth(&s, threads);

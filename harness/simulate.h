@@ -1,4 +1,4 @@
-/* A periodic box stepped with the generated kernels, on any backend: the check that the kernels
+/* A box stepped with the generated kernels by the step engine (step.h), on any backend: the check that the kernels
  * themselves have the dispersion and the stability of SCHEMES.md section 4. All six components,
  * every scheme (S44 with its four time levels), f32 or f64, vacuum with cell size 1 m. */
 #ifndef HARNESS_SIMULATE_H
@@ -17,6 +17,7 @@ struct sim_config {
     int block[3];        /* kernel_args.block: CPU tile, GPU block shape */
     int grid[3];         /* interior cells, each at least HALO */
     double courant;      /* c dt / Delta */
+    int boundary;        /* enum boundary (halo_rule.h): periodic unless set; modes need periodic */
 };
 
 /* Seeds the discrete eigenmode k = 2 pi (m0/nx, m1/ny, m2/nz): E0 perpendicular to the scheme's

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "measure.h"
 #include "metrics.h"
+#include "outfile.h"
 #include "paper.h"
 #include "session.h"
 #include "tuned.h"
@@ -30,16 +30,7 @@ static const char *const help =
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 8\n"
     "or 32 nodes per thread), then the neighbours of the best (each extent and the nodes halved\n"
     "and doubled) until none is faster; the other components try that winner and its neighbours.\n"
-    "Launches a variant does not take (its traits, shared memory) are skipped.\n"
-    "  --scheme LIST|all       (all)\n"
-    "  --component LIST|all    (all)\n"
-    "  --variant LIST|all      GPU kernel variants (all)\n"
-    "  --precision f32|f64     (f32)\n"
-    "  --coef array|uniform    (array)\n"
-    "  --grid NXxNYxNZ | N     (512, or less where the GPU's memory needs it)\n"
-    "  --blocks LIST           only these shapes, e.g. 32x2x3,32x8x4 (one node per thread)\n"
-    "  --reps R                timed samples per launch, the median is compared (3)\n"
-    "  --force                 tune again what the file already has\n";
+    "Launches a variant does not take (its traits, shared memory) are skipped.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -106,7 +97,7 @@ static void table_put(struct table *t, const struct tuned_entry *e)
         }
     if (t->n == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 64;
-        if (!(t->e = realloc(t->e, (size_t)t->cap * sizeof *t->e))) cli_error("out of memory");
+        if (!(t->e = realloc(t->e, (size_t)t->cap * sizeof *t->e))) cli_fail("out of memory");
     }
     t->e[t->n++] = *e;
 }
@@ -133,29 +124,15 @@ static void table_read(struct table *t, const char *path, char date[64])
     fclose(f);
 }
 
-static void mkdir_p(const char *dir)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1;; p++)
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST) cli_error("cannot create folder %s: %s", buf, strerror(errno));
-            if (!(*p = c)) return;
-        }
-}
-
-/* Writes the whole table to path through a temporary file and a rename. */
+/* Writes the whole table to path (in TUNED_DIR), complete or not at all (outfile.h). */
 static void table_write(const struct table *t, const char *path, const struct session *s, const int grid[3])
 {
-    char tmp[600], date[32];
+    char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    mkdir_p(TUNED_DIR);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) cli_error("cannot write %s: %s", tmp, strerror(errno));
+    struct outfile o;
+    if (outfile_open(&o, TUNED_DIR, path)) exit(1);
+    FILE *f = o.f;
     fprintf(f, "# fdtdbench tune: the fastest thread-block shape of each GPU kernel (median of the timed samples)\n");
     fprintf(f, "# date    %s\n# gpu     %s\n# detail  %s\n# driver  %s\n", date, s->desc.name, s->desc.detail,
             s->desc.driver);
@@ -164,13 +141,7 @@ static void table_write(const struct table *t, const char *path, const struct se
             s->bw.second_name, s->bw.second_gbs);
     tuned_print_header(f);
     for (int i = 0; i < t->n; i++) tuned_print(f, &t->e[i]);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        cli_error("cannot write %s: %s", path, strerror(e));
-    }
+    if (outfile_replace(&o, strrchr(path, '/') + 1)) exit(1);
 }
 
 static void duration(char *out, size_t n, double s)
@@ -238,14 +209,14 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
                                 .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = q->reps, .nodes = c->nodes[i]};
         struct run_result r;
         q->done++;
-        if (measure(q->s->b, &rc, &q->s->desc, &r, why, sizeof why)) {
+        if (measure(q->s->b, &rc, &q->s->bw, &q->s->desc, &r, why, sizeof why)) {
             fprintf(stderr, "%stune: %s %s %s block %dx%dx%d, %d nodes FAILED: %s\n", q->tty ? "\r\033[K" : "", e->variant,
                     e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes, why);
             q->failed++;
             continue;
         }
         results_row(q->rf->f, "blocks", &rc, &r, &q->s->bw, &q->s->desc, -1);
-        fflush(q->rf->f);
+        results_check(q->rf);
         struct record m = {"blocks", &rc, &r, &q->s->bw, &q->s->desc, NAN};
         if (r.verified && metric_num(METRIC_mcells_per_s, &m) > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
@@ -285,20 +256,23 @@ int cmd_tune(int argc, char **argv)
 {
     char *schemes[MAX_LIST], *components[MAX_LIST], *blocks[MAX_SHAPES], *vnames[MAX_VARIANTS];
     int ns = 0, nc = 0, nb = 0, nv = 0, precision = F32, coef = COEF_ARRAY, reps = 3, force = 0, grid[3] = {0, 0, 0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(help, stdout); return 0; }
-        else if (!strcmp(a, "--scheme")) ns = split_list((char *)cli_value(argc, argv, &i), schemes, MAX_LIST);
-        else if (!strcmp(a, "--component")) nc = split_list((char *)cli_value(argc, argv, &i), components, MAX_LIST);
-        else if (!strcmp(a, "--precision")) precision = cli_precision(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--coef")) coef = cli_coef(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--variant")) nv = split_list((char *)cli_value(argc, argv, &i), vnames, MAX_VARIANTS);
-        else if (!strcmp(a, "--grid")) cli_triple(a, cli_value(argc, argv, &i), 2 * HALO, 100000, grid);
-        else if (!strcmp(a, "--blocks")) nb = split_list((char *)cli_value(argc, argv, &i), blocks, MAX_SHAPES);
-        else if (!strcmp(a, "--reps")) reps = cli_int(a, cli_value(argc, argv, &i), 1, 1000);
-        else if (!strcmp(a, "--force")) force = 1;
-        else cli_error("tune: unknown option '%s' (see fdtdbench tune --help)", a);
-    }
+    char *scheme_list = NULL, *component_list = NULL, *variant_list = NULL, *block_list = NULL;
+    const struct cli_option opts[] = {
+        {"scheme", CLI_TEXT, "LIST|all", "(all)", &scheme_list, 0, 0, NULL, 0},
+        {"component", CLI_TEXT, "LIST|all", "(all)", &component_list, 0, 0, NULL, 0},
+        {"variant", CLI_TEXT, "LIST|all", "GPU kernel variants (all)", &variant_list, 0, 0, NULL, 0},
+        CLI_OPT_PRECISION(&precision),
+        {"coef", CLI_CHOICE, "array|uniform", "(array)", &coef, 0, 0, coef_names, 2},
+        {"grid", CLI_GRID, "NXxNYxNZ | N", "(512, or less where the GPU's memory needs it)", grid, CLI_GRID_MIN, CLI_GRID_MAX, NULL, 0},
+        {"blocks", CLI_TEXT, "LIST", "only these shapes, e.g. 32x2x3,32x8x4 (one node per thread)", &block_list, 0, 0, NULL, 0},
+        {"reps", CLI_INT, "R", "timed samples per launch, the median is compared (3)", &reps, 1, 1000, NULL, 0},
+        {"force", CLI_FLAG, NULL, "tune again what the file already has", &force, 0, 0, NULL, 0},
+    };
+    cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
+    if (scheme_list) ns = split_list(scheme_list, schemes, MAX_LIST);
+    if (component_list) nc = split_list(component_list, components, MAX_LIST);
+    if (variant_list) nv = split_list(variant_list, vnames, MAX_VARIANTS);
+    if (block_list) nb = split_list(block_list, blocks, MAX_SHAPES);
     /* Every value checked before anything is measured. */
     const struct scheme *sl[MAX_LIST];
     int cl[MAX_LIST];

@@ -4,7 +4,9 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -39,6 +41,62 @@ static size_t last_level_cache(void)
     return best;
 }
 
+/* The smallest limit (bytes, SIZE_MAX if none) of a cgroup and its ancestors: file names the
+ * limit under root + path ("max" in cgroup v2, or a huge number, means none). */
+static size_t cgroup_limit(const char *root, const char *path, const char *file)
+{
+    size_t best = SIZE_MAX;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (;;) {
+        char p[700];
+        snprintf(p, sizeof p, "%s%s/%s", root, strcmp(dir, "/") ? dir : "", file);
+        FILE *f = fopen(p, "r");
+        unsigned long long v;
+        if (f && fscanf(f, "%llu", &v) == 1 && v < best) best = (size_t)v;
+        if (f) fclose(f);
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir) break;
+        *slash = '\0';
+    }
+    if (strcmp(dir, "/")) { /* the root itself */
+        char p[700];
+        snprintf(p, sizeof p, "%s/%s", root, file);
+        FILE *f = fopen(p, "r");
+        unsigned long long v;
+        if (f && fscanf(f, "%llu", &v) == 1 && v < best) best = (size_t)v;
+        if (f) fclose(f);
+    }
+    return best;
+}
+
+/* What this process may use: the smallest of physical memory, its memory cgroup's limit (v2
+ * memory.max, v1 memory.limit_in_bytes) and RLIMIT_AS / RLIMIT_DATA. Past a cgroup limit the
+ * kernel kills the process without a word, so the fit check must see it first. */
+static size_t usable_memory(void)
+{
+    size_t best = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    char line[600];
+    while (f && fgets(line, sizeof line, f)) { /* "0::/path" (v2) or "4:memory:/path" (v1) */
+        line[strcspn(line, "\n")] = '\0';
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2) continue;
+        size_t v = SIZE_MAX;
+        if (c2 == c1 + 1) v = cgroup_limit("/sys/fs/cgroup", c2 + 1, "memory.max");
+        else if (!strncmp(c1 + 1, "memory:", 7) || strstr(c1 + 1, ",memory:"))
+            v = cgroup_limit("/sys/fs/cgroup/memory", c2 + 1, "memory.limit_in_bytes");
+        if (v < best) best = v;
+    }
+    if (f) fclose(f);
+    const int which[] = {RLIMIT_AS, RLIMIT_DATA};
+    for (int i = 0; i < 2; i++) {
+        struct rlimit r;
+        if (getrlimit(which[i], &r) == 0 && r.rlim_cur != RLIM_INFINITY && r.rlim_cur < best) best = (size_t)r.rlim_cur;
+    }
+    return best;
+}
+
 static void cpu_describe(struct device_desc *d)
 {
     memset(d, 0, sizeof *d);
@@ -57,7 +115,7 @@ static void cpu_describe(struct device_desc *d)
     for (char *c = d->name; *c; c++)
         if (*c == ',') *c = ' '; /* names go into CSV fields */
     d->max_threads = omp_get_max_threads();
-    d->memory_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    d->memory_bytes = usable_memory();
     d->cache_bytes = last_level_cache();
     snprintf(d->detail, sizeof d->detail, "%d threads (%ld online CPUs); last-level cache %zu KiB",
              d->max_threads, sysconf(_SC_NPROCESSORS_ONLN), d->cache_bytes >> 10);
@@ -151,7 +209,7 @@ static void cpu_probe_bandwidth(struct bandwidth *bw)
     if (!a || !b || !c) {
         fprintf(stderr, "fdtdbench: cannot allocate the bandwidth probe's arrays (3 x %zu MiB)\n",
                 n * sizeof *a >> 20);
-        exit(2);
+        exit(1);
     }
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) a[i] = 1.0, b[i] = 2.0, c[i] = 0.0;
@@ -179,6 +237,13 @@ static void cpu_probe_bandwidth(struct bandwidth *bw)
     free(a), free(b), free(c);
 }
 
+int cpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n); /* halo.c */
+static int cpu_sync(char *why, size_t n)
+{
+    (void)why, (void)n;
+    return 0;
+}
+
 static const struct backend cpu = {
     .device = DEV_CPU,
     .available = cpu_available,
@@ -194,6 +259,8 @@ static const struct backend cpu = {
     .time_kernel = cpu_time_kernel,
     .run_once = cpu_run_once,
     .probe_bandwidth = cpu_probe_bandwidth,
+    .refresh_halo = cpu_refresh_halo,
+    .sync = cpu_sync,
 };
 
 const struct backend *cpu_backend(void) { return &cpu; }

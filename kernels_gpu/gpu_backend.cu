@@ -304,6 +304,9 @@ static void gpu_probe_bandwidth(struct bandwidth *bw)
     bw->bytes = bytes;
 }
 
+int gpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n); /* halo.cu */
+int gpu_sync(char *why, size_t n);
+
 /* Designated initialisers are C++20; nvcc and g++ accept them in C++17 in declaration order. */
 static const struct backend gpu = {
     .device = DEV_GPU,
@@ -320,6 +323,8 @@ static const struct backend gpu = {
     .time_kernel = gpu_time_kernel,
     .run_once = gpu_run_once,
     .probe_bandwidth = gpu_probe_bandwidth,
+    .refresh_halo = gpu_refresh_halo,
+    .sync = gpu_sync,
 };
 
 extern "C" const struct backend *gpu_backend(void) { return &gpu; }

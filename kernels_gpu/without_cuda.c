@@ -9,6 +9,8 @@
 
 const struct kernel_entry gpu_kernel_table[1] = {{.scheme = NULL}}; /* C has no empty arrays */
 const int gpu_kernel_table_len = 0;
+const struct kernel_entry gpu_fused_table[1] = {{.scheme = NULL}};
+const int gpu_fused_table_len = 0;
 
 static int none_available(char *why, size_t n)
 {
@@ -52,6 +54,11 @@ static int none_run_once(kernel_fn fn, const struct kernel_args *a, char *why, s
     return none_fails(why, n);
 }
 static void none_probe(struct bandwidth *bw) { (void)bw, none(); }
+static int none_halo(void *f, const struct halo_args *h, char *why, size_t n)
+{
+    (void)f, (void)h;
+    return none_fails(why, n);
+}
 
 static const struct backend gpu = {
     .device = DEV_GPU,
@@ -68,6 +75,8 @@ static const struct backend gpu = {
     .time_kernel = none_time,
     .run_once = none_run_once,
     .probe_bandwidth = none_probe,
+    .refresh_halo = none_halo,
+    .sync = none_fails,
 };
 
 const struct backend *gpu_backend(void) { return &gpu; }

@@ -16,6 +16,7 @@
 #include "metrics.h"
 #include "paper.h"
 #include "report.h"
+#include "outfile.h"
 
 /* One CSV file, read whole: header names and cells point into text. */
 struct csv {
@@ -65,7 +66,7 @@ static const struct table_info {
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) cli_error("report: out of memory");
+    if (!p) cli_fail("report: out of memory");
     return p;
 }
 
@@ -89,7 +90,7 @@ static char *slurp(const char *path)
     char *t = xmalloc(cap);
     for (size_t got; (got = fread(t + n, 1, cap - n - 1, f)) > 0;) {
         n += got;
-        if (n + 1 == cap && !(t = realloc(t, cap *= 2))) cli_error("report: out of memory");
+        if (n + 1 == cap && !(t = realloc(t, cap *= 2))) cli_fail("report: out of memory");
     }
     if (ferror(f)) cli_error("cannot read '%s': %s", path, strerror(errno));
     fclose(f);
@@ -206,7 +207,7 @@ static char **list_dir(const char *dir, int (*keep)(const char *dir, const char 
     char **names = xmalloc(sizeof *names * cap);
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.' || !keep(dir, e->d_name)) continue;
-        if (n == cap && !(names = realloc(names, sizeof *names * (cap *= 2)))) cli_error("report: out of memory");
+        if (n == cap && !(names = realloc(names, sizeof *names * (cap *= 2)))) cli_fail("report: out of memory");
         names[n++] = xstrdup(e->d_name);
     }
     closedir(d);
@@ -577,29 +578,24 @@ int report_bench(const char *csv_path)
     char *dir = xstrdup(csv_path), *slash = strrchr(dir, '/');
     const char *name = slash ? slash + 1 : csv_path;
     if (slash) *slash = '\0';
-    load_csv(&f, slash ? dir : ".", name);
-    size_t n = strlen(csv_path);
-    char *path = xmalloc(n + 8), *tmp = xmalloc(n + 12);
-    snprintf(path, n + 8, "%.*s.md", (int)(n > 4 ? n - 4 : n), csv_path);
-    snprintf(tmp, n + 12, "%s.tmp", path);
-    FILE *o = fopen(tmp, "w");
+    const char *folder = slash ? dir : ".";
+    load_csv(&f, folder, name);
+    /* The Markdown beside the CSV, of the same name (.md for .csv), complete or absent (outfile.h). */
+    char stem[OUTFILE_PATH_MAX], path[OUTFILE_PATH_MAX];
+    size_t n = strlen(name);
+    snprintf(stem, sizeof stem, "%.*s", (int)(n > 4 ? n - 4 : n), name);
+    struct outfile o;
     int rc = -1;
-    if (o) {
-        write_bench_page(o, &f);
-        int bad = ferror(o);
-        rc = fclose(o) || bad || rename(tmp, path) ? -1 : 0;
+    if (!outfile_path(path, sizeof path, "--results", "%s/%s.md", folder, stem) && !outfile_open(&o, folder, path)) {
+        write_bench_page(o.f, &f);
+        rc = outfile_link(&o, stem, ".md", 0);
     }
-    if (rc) {
-        fprintf(stderr, "fdtdbench: cannot write %s: %s\n", path, strerror(errno));
-        remove(tmp);
-    } else {
+    if (!rc) {
         write_bench_page(stdout, &f);
-        fprintf(stderr, "wrote %s and %s\n", csv_path, path);
+        fprintf(stderr, "wrote %s and %s\n", csv_path, o.path);
     }
     free_csv(&f);
     free(dir);
-    free(path);
-    free(tmp);
     return rc;
 }
 
@@ -630,8 +626,9 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
                 for (char *c = name; *c; c++)
                     if (*c == '/' || *c == '\\') *c = '_';
                 char *path = join(mdir, name);
-                FILE *o = fopen(path, "w");
-                if (!o) cli_error("--extract: cannot write '%s': %s", path, strerror(errno));
+                struct outfile out;
+                if (outfile_open(&out, mdir, path)) exit(1);
+                FILE *o = out.f;
                 for (int c = 0; c < f->ncol; c++) fprintf(o, "%s%s", c ? "," : "", f->head[c]);
                 fputs(",source,ratio_to_ref,paper_ratio_to_ref\n", o);
                 for (int q = 0; q < f->nrow; q++) {
@@ -646,49 +643,41 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
                     if (!isnan(rp)) fprintf(o, "%.6g", rp);
                     fputc('\n', o);
                 }
-                if (fclose(o)) cli_error("--extract: cannot write '%s': %s", path, strerror(errno));
+                if (outfile_replace(&out, name)) exit(1);
                 free(path);
             }
         free(mdir);
     }
 }
 
-static void usage(FILE *f)
-{
-    fputs("usage: fdtdbench report [--results DIR] [--out FILE | --extract DIR2] | --columns\n"
-          "Writes a Markdown page of the measurements in DIR/<machine>/*.csv (default DIR: results)\n"
-          "to FILE (default DIR/README.md): per machine its context, the paper's Tables 2-5 beside\n"
-          "its figures (MCells/s by the paper's equation 5, Yee/scheme ratios, updates/s, effective\n"
-          "GB/s, percent of the bandwidth measured in the same run, GFLOP/s) and links to the\n"
-          "figures that make plots renders. Where several files hold one table the newest (date\n"
-          "column, then file name) is used, and named.\n"
-          "--extract DIR2 writes, instead of the page, what the plots draw: DIR2/<machine>/<table>.csv,\n"
-          "the rows of the newest file holding each table, with columns source (that file),\n"
-          "ratio_to_ref and paper_ratio_to_ref (against the reference scheme's row, as on the page).\n"
-          "--columns prints the CSV columns (name, unit, meaning) as a Markdown table instead:\n"
-          "the README's glossary.\n",
-          f);
-}
+static const char usage[] =
+    "usage: fdtdbench report [OPTIONS]\n"
+    "Writes a Markdown page of the measurements in DIR/<machine>/*.csv (default DIR: results)\n"
+    "to FILE (default DIR/README.md): per machine its context, the paper's Tables 2-5 beside\n"
+    "its figures (MCells/s by the paper's equation 5, ratios to the reference scheme, updates/s,\n"
+    "effective GB/s, percent of the bandwidth measured in the same run, GFLOP/s) and links to the\n"
+    "figures that make plots renders. Where several files hold one table the newest (date\n"
+    "column, then file name) is used, and named.\n"
+    "--extract DIR2 writes, instead of the page, what the plots draw: DIR2/<machine>/<table>.csv,\n"
+    "the rows of the newest file holding each table, with columns source (that file),\n"
+    "ratio_to_ref and paper_ratio_to_ref (against the reference scheme's row, as on the page).\n"
+    "--columns prints the CSV columns (name, unit, meaning) as a Markdown table instead:\n"
+    "the README's glossary.\n";
 
 int cmd_report(int argc, char **argv)
 {
     const char *results = "results", *out = NULL, *extract = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--results")) {
-            results = cli_value(argc, argv, &i);
-        } else if (!strcmp(argv[i], "--out")) {
-            out = cli_value(argc, argv, &i);
-        } else if (!strcmp(argv[i], "--extract")) {
-            extract = cli_value(argc, argv, &i);
-        } else if (!strcmp(argv[i], "--columns")) {
-            metrics_glossary(stdout);
-            return 0;
-        } else {
-            cli_error("report: unknown option '%s' (see fdtdbench report --help)", argv[i]);
-        }
+    int columns = 0;
+    const struct cli_option opts[] = {
+        CLI_OPT_RESULTS(&results),
+        {"out", CLI_PATH, "FILE", "the page (DIR/README.md)", &out, 0, 0, NULL, 0},
+        {"extract", CLI_PATH, "DIR2", "write the plots' CSV extracts there instead of the page", &extract, 0, 0, NULL, 0},
+        {"columns", CLI_FLAG, NULL, "print the column glossary (Markdown) and nothing else", &columns, 0, 0, NULL, 0},
+    };
+    cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
+    if (columns) {
+        metrics_glossary(stdout);
+        return 0;
     }
     char *outpath = out ? xstrdup(out) : join(results, "README.md");
 
@@ -711,15 +700,19 @@ int cmd_report(int argc, char **argv)
         free(dir);
     }
 
-    char *tmp = xmalloc(strlen(outpath) + 8);
-    sprintf(tmp, "%s.tmp", outpath);
+    char *folder = NULL;
     if (extract) {
         write_extracts(extract, ms, nm);
         printf("wrote extracts of %d machines to %s\n", nm, extract);
+        goto done;
     }
-    FILE *o = extract ? NULL : fopen(tmp, "w");
-    if (extract) goto done;
-    if (!o) cli_error("--out: cannot write '%s': %s", tmp, strerror(errno));
+    /* Complete or absent (outfile.h): a temporary file in the page's folder, renamed over it. */
+    struct outfile page;
+    char *slash = strrchr(outpath, '/');
+    folder = slash ? xstrdup(outpath) : xstrdup(".");
+    if (slash) folder[slash - outpath] = '\0';
+    if (outfile_open(&page, folder, outpath)) return 2;
+    FILE *o = page.f;
     fputs("# Results\n\n"
           "Written by `fdtdbench report` (and `make bench`) from the CSV files in the folders below;\n"
           "the CSVs are the record, this page is regenerated from them.\n\n",
@@ -734,12 +727,7 @@ int cmd_report(int argc, char **argv)
     fputs("## Dispersion (analysis, not measurement)\n\n", o);
     write_figures(o, results, "plots");
 
-    int bad = ferror(o);
-    if (fclose(o) || bad || rename(tmp, outpath)) {
-        int e = errno;
-        remove(tmp);
-        cli_error("--out: cannot write '%s': %s", outpath, strerror(e));
-    }
+    if (outfile_replace(&page, slash ? slash + 1 : outpath)) return 1;
     printf("wrote %s (%d machines, %d files)\n", outpath, nm, nfiles);
 done:
 
@@ -750,7 +738,7 @@ done:
     }
     free(ms);
     free(names);
-    free(tmp);
+    free(folder);
     free(outpath);
     return 0;
 }

@@ -8,12 +8,24 @@
  *                                                  one kernel as a translation unit of its own,
  *                                                  headed by its counts (make kernel)
  *   generate sources OUT SPEC...                   the spec files' text, embedded in the binary
+ *   generate fused DEVICE TEMPLATE OUT SPEC...     the step engine's fused half-step kernels,
+ *                                                  scheme x {H, E} x precision x storage, and
+ *                                                  their table DEVICE_fused_table[], in one file
+ *
+ * A fused template (kernels_cpu/fused.c.step, kernels_gpu/fused.cu.step) updates the three
+ * components of a half-step in one kernel given kernel_args a[0..2]; its kernel section uses
+ * $FDECLS (DECL_LEVEL(name, q, l), DECL_OUT(name, q), DECL_COEF_x(name, q, da|db, idx), and
+ * DECL_SRC(name, q, plus|minus) for the three source fields S0..S2 by axis, each declared once)
+ * and $FBODY (the brackets gG_Q and the new value vQ of each component Q, then the three
+ * stores), with $COMPONENT the half-step's first component.
  *
  * A template (kernels_cpu/NAME.c.in, kernels_gpu/NAME.cu.in) is one variant, self-contained:
  * a "//@@ prologue" section (includes and the macros its kernels spell loads with), then one
  * "//@@ kernel VARIANT TRAIT..." section, emitted once per kernel. The file is named after its
  * variant. The traits say what launches the variant takes, for the harness and the tuner:
  *   marches       each thread (or block) updates kernel_args.nodes consecutive nodes along z
+ *   indexed       the variant also takes indexed coefficients (a material byte per node into a
+ *                 table per coefficient): DECL_COEF_I(name, da|db, idx) and COEF_I(name)
  *   flat          the block's z extent must be 1
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
@@ -22,7 +34,7 @@
  * In a kernel section these words are replaced:
  *   $NAME      the kernel's name; $ENTRY its entry point (kernel_fn, C linkage), $NAME_run
  *   $SCHEME $COMPONENT $PRECISION $COEF $VARIANT  as in the kernel table; $REAL float|double
- *   $ARRAY     1 for array coefficients, 0 for uniform ones (for #if)
+ *   $ARRAY     1 for array coefficients, 0 for uniform and indexed ones (for #if)
  *   $MAXTHREADS  the max_threads trait (1024 if not given), for __launch_bounds__
  *   $DECLS     declarations of the inputs, through the template's macros DECL_LEVEL(name, l),
  *              DECL_SRC(name, plus|minus), DECL_COEF_A(name, da|db, idx) for coefficient
@@ -39,8 +51,11 @@
  *              P_Z1, and M_X0 .. M_Z1 for the minus field (offsets, inclusive)
  *   $UPDATE    the new value: sum_l COEF_x(daL)*LD(LL, OFF(0, 0, 0)) + sum_g COEF_x(dbG)*gG
  * so the backend decides how a load, an offset and a coefficient are spelled. */
+#include "design.h"
+#include "embed.h"
 #include "spec.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +83,12 @@ static char *read_file(const char *path)
     if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) die("cannot read %s", path);
     buf[n] = '\0';
     fclose(f);
+    const char *nul = memchr(buf, '\0', (size_t)n); /* would silently cut the text short */
+    if (nul) {
+        int line = 1;
+        for (const char *c = buf; c < nul; c++) line += *c == '\n';
+        die("%s:%d: NUL byte (a spec file is text)", path, line);
+    }
     return buf;
 }
 
@@ -93,7 +114,7 @@ static void put(struct buf *b, const char *fmt, ...)
 
 /* What a variant's header line declares (see the top of this file). */
 struct traits {
-    int marches, flat, accepts, max_threads, block[3], nodes;
+    int marches, flat, accepts, indexed, max_threads, block[3], nodes;
 };
 
 struct kernel_desc {
@@ -103,8 +124,10 @@ struct kernel_desc {
     const struct traits *traits;
 };
 
-/* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars. */
-static char storage_letter(const struct kernel_desc *k) { return k->coef == COEF_ARRAY ? 'A' : 'U'; }
+/* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars, COEF_I
+ * for tables indexed by the node's material. */
+static char storage_letter(const struct kernel_desc *k) { return "AUI"[k->coef]; }
+static const char *const coef_enum[NCOEF_STORAGES] = {"COEF_ARRAY", "COEF_UNIFORM", "COEF_INDEXED"};
 
 /* One field's points of a group as named loads, one pair (+m point, -m point) per line:
  *   const REAL g2_p0 = LD(P, OFF(..)), g2_p1 = LD(P, OFF(..));
@@ -201,6 +224,64 @@ static void emit_update(struct buf *b, const struct kernel_desc *k)
     for (int g = 0; g < k->s->ngroups; g++) put(b, " + COEF_%c(db%d) * g%d", c, g, g);
 }
 
+/* ---- fused half-steps ---------------------------------------------------------------- */
+
+static void emit_points(struct buf *b, const char *array, const struct point *p, int n)
+{
+    for (int t = 0; t < n; t += 2) /* pairs: +m point minus -m point */
+        put(b, "%s(LD(%s, OFF(%d, %d, %d)) - LD(%s, OFF(%d, %d, %d)))", t ? " + " : "", array, p[t].d[0], p[t].d[1],
+            p[t].d[2], array, p[t + 1].d[0], p[t + 1].d[1], p[t + 1].d[2]);
+}
+
+static void emit_fused_decls(struct buf *b, const struct kernel_desc *k)
+{
+    const struct scheme *s = k->s;
+    char c = storage_letter(k);
+    for (int q = 0; q < 3; q++) {
+        for (int l = 0; l < s->levels; l++) put(b, "    DECL_LEVEL(L%d_%d, %d, %d);\n", l, q, q, l);
+        put(b, "    DECL_OUT(O_%d, %d);\n", q, q);
+        for (int l = 0; l < s->levels; l++) put(b, "    DECL_COEF_%c(da%d_%d, %d, da, %d);\n", c, l, q, q, l);
+        for (int g = 0; g < s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d_%d, %d, db, %d);\n", c, g, q, q, g);
+    }
+    /* each source field once, from the first component that reads it */
+    for (int ax = 0; ax < 3; ax++)
+        for (int q = 0; q < 3; q++) {
+            int plus, pa, minus, ma;
+            component_sources(k->component + q, &plus, &pa, &minus, &ma);
+            if (plus % 3 == ax || minus % 3 == ax) {
+                put(b, "    DECL_SRC(S%d, %d, %s);\n", ax, q, plus % 3 == ax ? "plus" : "minus");
+                break;
+            }
+        }
+}
+
+static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
+{
+    const struct scheme *s = k->s;
+    const char *ind = "                        ", c = storage_letter(k);
+    for (int q = 0; q < 3; q++) {
+        int plus, pa, minus, ma;
+        char pn[4], mn[4];
+        component_sources(k->component + q, &plus, &pa, &minus, &ma);
+        snprintf(pn, sizeof pn, "S%d", plus % 3), snprintf(mn, sizeof mn, "S%d", minus % 3);
+        for (int g = 0; g < s->ngroups; g++) {
+            struct group_terms t;
+            expand_group(s, g, k->component + q, &t);
+            put(b, "%sconst REAL g%d_%d = (", ind, g, q);
+            emit_points(b, pn, t.plus, t.npoints);
+            put(b, ")\n%s    - (", ind);
+            emit_points(b, mn, t.minus, t.npoints);
+            put(b, ");\n");
+        }
+        put(b, "%sconst REAL v%d = ", ind, q);
+        for (int l = 0; l < s->levels; l++)
+            put(b, "%sCOEF_%c(da%d_%d) * LD(L%d_%d, OFF(0, 0, 0))", l ? " + " : "", c, l, q, l, q);
+        for (int g = 0; g < s->ngroups; g++) put(b, " + COEF_%c(db%d_%d) * g%d_%d", c, g, q, g, q);
+        put(b, ";\n");
+    }
+    for (int q = 0; q < 3; q++) put(b, "%sO_%d[n] = v%d;\n", ind, q, q);
+}
+
 static void kernel_name(char *out, size_t n, const struct kernel_desc *k)
 {
     snprintf(out, n, "k_%s_%s_%s_%s_%s", k->s->name, component_names[k->component],
@@ -231,7 +312,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "SCHEME")) put(out, "%s", k->s->name);
         else if (!strcmp(word, "COMPONENT")) put(out, "%s", component_enum[k->component]);
         else if (!strcmp(word, "PRECISION")) put(out, "%s", k->precision == F32 ? "F32" : "F64");
-        else if (!strcmp(word, "COEF")) put(out, "%s", k->coef == COEF_ARRAY ? "COEF_ARRAY" : "COEF_UNIFORM");
+        else if (!strcmp(word, "COEF")) put(out, "%s", coef_enum[k->coef]);
         else if (!strcmp(word, "VARIANT")) put(out, "%s", k->variant);
         else if (!strcmp(word, "ARRAY")) put(out, "%d", k->coef == COEF_ARRAY);
         else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
@@ -245,6 +326,8 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         }
         else if (!strcmp(word, "UPDATE")) emit_update(out, k);
         else if (!strcmp(word, "BOXES")) emit_boxes(out, k);
+        else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
+        else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
         else die("template: unknown placeholder $%s", word);
         i = j;
     }
@@ -269,6 +352,7 @@ static void parse_traits(const char *path, char *words, struct traits *t)
         if (!strcmp(w, "marches")) t->marches = 1;
         else if (!strcmp(w, "flat")) t->flat = 1;
         else if (!strcmp(w, "accepts")) t->accepts = 1;
+        else if (!strcmp(w, "indexed")) t->indexed = 1;
         else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
         else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
         else if (sscanf(w, "block=%dx%dx%d", &b[0], &b[1], &b[2]) == 3 && b[0] > 0 && b[1] > 0 && b[2] > 0) continue;
@@ -329,6 +413,7 @@ static int is_spec(const char *path)
 
 static struct scheme *load_specs(int n, char **paths)
 {
+    if (n > MAX_SCHEMES) die("%d spec files, at most %d schemes (the last: %s)", n, MAX_SCHEMES, paths[n - 1]);
     struct scheme *out = calloc((size_t)n, sizeof *out);
     if (!out) die("out of memory");
     for (int i = 0; i < n; i++) {
@@ -336,6 +421,14 @@ static struct scheme *load_specs(int n, char **paths)
         if (spec_parse(text, paths[i], &out[i], err, sizeof err)) die("%s", err);
         for (int j = 0; j < i; j++)
             if (!strcmp(out[i].name, out[j].name)) die("%s: scheme '%s' also in %s", paths[i], out[i].name, paths[j]);
+        /* The weights every command uses, so that a singular design fails the build, not a run. */
+        double w[MAX_GROUPS];
+        if (scheme_weights(&out[i], DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, err, sizeof err))
+            die("%s: %s", paths[i], err);
+        double limit = stability_limit(&out[i], w);
+        for (int g = 0; g < out[i].ngroups; g++)
+            if (!isfinite(w[g])) die("%s: weight w%d is %g: the design is singular", paths[i], g + 1, w[g]);
+        if (!(limit > 0 && isfinite(limit))) die("%s: stability limit %g: no stable time step", paths[i], limit);
         free(text);
     }
     return out;
@@ -357,7 +450,7 @@ static void each_kernel(const struct template *t, const struct scheme *schemes, 
     for (int s = 0; s < n; s++)
         for (int c = 0; c < NCOMPONENTS; c++)
             for (int p = 0; p < 2; p++)
-                for (int cs = 0; cs < 2; cs++) {
+                for (int cs = 0; cs < (t->traits.indexed ? NCOEF_STORAGES : 2); cs++) {
                     struct kernel_desc k = {&schemes[s], c, p, cs, t->variant, &t->traits};
                     fn(&k, t, b);
                 }
@@ -401,7 +494,7 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     kernel_name(name, sizeof name, k);
     const struct traits *r = &t->traits;
     put(b, "    {\"%s\", %s, %s, %s, \"%s\", %s_run, ", k->s->name, component_enum[k->component],
-        k->precision == F32 ? "F32" : "F64", k->coef == COEF_ARRAY ? "COEF_ARRAY" : "COEF_UNIFORM", k->variant, name);
+        k->precision == F32 ? "F32" : "F64", coef_enum[k->coef], k->variant, name);
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{%d, %d, %d, {%d, %d, %d}, %d}},\n", r->marches, r->flat, r->max_threads, r->block[0], r->block[1],
@@ -433,6 +526,36 @@ static void gen_table(const char *device, const char *out_path, int nt, char **t
     free(out.s), free(t), free(schemes);
 }
 
+/* The fused kernels of one device and their table (components HX and EX stand for their
+ * half-steps), in one file: C, or CUDA C++ with the table given C linkage. */
+static void gen_fused(const char *device, const char *tpath, const char *out_path, int n, char **spec_paths)
+{
+    struct scheme *schemes = load_specs(n, spec_paths);
+    struct template t;
+    load_template(tpath, &t);
+    struct buf out = {0}, table = {0};
+    put(&out, "/* Generated by stencils/generate from %s and the spec files; do not edit. */\n", tpath);
+    put(&out, "%.*s", (int)t.prologue_len, t.prologue);
+    for (int s = 0; s < n; s++)
+        for (int c = HX; c <= EX; c += EX - HX)
+            for (int p = 0; p < 2; p++)
+                for (int cs = 0; cs < (t.traits.indexed ? NCOEF_STORAGES : 2); cs++) {
+                    struct kernel_desc k = {&schemes[s], c, p, cs, t.variant, &t.traits};
+                    char name[128];
+                    kernel_name(name, sizeof name, &k);
+                    put_kernel(&k, &t, &out);
+                    put(&table, "    {\"%s\", %s, %s, %s, \"%s\", %s_run, NULL, {0, 0, 0, {0, 0, 0}, 1}},\n", k.s->name,
+                        component_enum[c], p == F32 ? "F32" : "F64", coef_enum[cs], t.variant, name);
+                }
+    put(&out, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nextern const struct kernel_entry %s_fused_table[];\n"
+              "extern const int %s_fused_table_len;\n#ifdef __cplusplus\n}\n#endif\n", device, device);
+    put(&out, "const struct kernel_entry %s_fused_table[] = {\n%.*s};\n", device, (int)table.len, table.s);
+    put(&out, "const int %s_fused_table_len = (int)(sizeof %s_fused_table / sizeof %s_fused_table[0]);\n", device,
+        device, device);
+    write_out(out_path, &out);
+    free(out.s), free(table.s), free(t.text), free(schemes);
+}
+
 static int index_of(const char *const *names, int n, const char *name, const char *what)
 {
     for (int i = 0; i < n; i++)
@@ -452,7 +575,7 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
     if (s == n) die("no scheme '%s' among the spec files given", key[0]);
     struct kernel_desc k = {&schemes[s], index_of(component_names, NCOMPONENTS, key[1], "component"),
                             index_of(precision_names, 2, key[2], "precision"),
-                            index_of(coef_names, 2, key[3], "coefficient storage"), t.variant, &t.traits};
+                            index_of(coef_names, NCOEF_STORAGES, key[3], "coefficient storage"), t.variant, &t.traits};
     struct counts c = scheme_counts(k.s, k.precision, k.coef);
     struct buf out = {0};
     put(&out, "/* %s %s, %s, %s coefficients, variant %s (%s): one update is %d flops, %d reads and %d write;\n"
@@ -475,18 +598,12 @@ static void gen_sources(const char *out_path, int n, char **spec_paths)
     put(&out, "/* Generated by stencils/generate from the spec files; do not edit. */\n");
     put(&out, "const int builtin_spec_count = %d;\n", n);
     put(&out, "const char *const builtin_spec_files[] = {\n");
-    for (int i = 0; i < n; i++) put(&out, "    \"%s\",\n", spec_paths[i]);
-    put(&out, "};\nconst char *const builtin_spec_texts[] = {\n");
-    for (int i = 0; i < n; i++) {
-        char *text = read_file(spec_paths[i]);
-        put(&out, "    \"");
-        for (const char *c = text; *c; c++) {
-            if (*c == '\n') put(&out, "\\n\"\n    \"");
-            else if (*c == '"' || *c == '\\') put(&out, "\\%c", *c);
-            else put(&out, "%c", *c);
-        }
-        put(&out, "\",\n");
-        free(text);
+    for (int i = 0; i < 2 * n; i++) { /* the file names, then their texts */
+        if (i == n) put(&out, "};\nconst char *const builtin_spec_texts[] = {\n");
+        char *text = i < n ? NULL : read_file(spec_paths[i - n]), *lit = c_literal(i < n ? spec_paths[i] : text);
+        if (!lit) die("out of memory");
+        put(&out, "%s", lit);
+        free(lit), free(text);
     }
     put(&out, "};\n");
     write_out(out_path, &out);
@@ -496,7 +613,8 @@ static void gen_sources(const char *out_path, int n, char **spec_paths)
 int main(int argc, char **argv)
 {
     const char *usage = "usage: generate variant TEMPLATE OUT SPEC... | generate table cpu|gpu OUT TEMPLATE... SPEC... |\n"
-                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC...";
+                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC... |\n"
+                        "       generate fused cpu|gpu TEMPLATE OUT SPEC...";
     if (argc >= 5 && !strcmp(argv[1], "variant")) gen_variant(argv[2], argv[3], argc - 4, argv + 4);
     else if (argc >= 5 && !strcmp(argv[1], "table")) {
         int nt = 0;
@@ -504,6 +622,7 @@ int main(int argc, char **argv)
         gen_table(argv[2], argv[3], nt, argv + 4, argc - 4 - nt, argv + 4 + nt);
     } else if (argc >= 8 && !strcmp(argv[1], "one")) gen_one(argv[2], argv + 3, argc - 7, argv + 7);
     else if (argc >= 4 && !strcmp(argv[1], "sources")) gen_sources(argv[2], argc - 3, argv + 3);
+    else if (argc >= 6 && !strcmp(argv[1], "fused")) gen_fused(argv[2], argv[3], argv[4], argc - 5, argv + 5);
     else die("%s", usage);
     return 0;
 }

@@ -6,7 +6,9 @@
  *   level[l]  the updated field at old time level l (level[0] the newest);
  *   plus      the first curl term's field, minus the second one (spec.h, component_sources);
  *   da[l], db[g]      position-dependent coefficients (COEF_ARRAY), or
- *   da_u[l], db_u[g]  scalars (COEF_UNIFORM).
+ *   da_u[l], db_u[g]  scalars (COEF_UNIFORM), or
+ *   index, da[l], db[g]  the material of each cell (one byte) and, per coefficient, a table of
+ *                     one value per material (COEF_INDEXED).
  * out may alias level[0] (leapfrog in place) or the oldest level (S44 overwrites it after
  * reading it); it never aliases plus, minus or a coefficient.
  *   out = sum_l da[l]*level[l] + sum_g db[g]*(bracket of plus points - bracket of minus points)
@@ -24,6 +26,7 @@ struct kernel_args {
     const void *plus, *minus;
     const void *da[MAX_LEVELS], *db[MAX_GROUPS];
     double da_u[MAX_LEVELS], db_u[MAX_GROUPS];
+    const unsigned char *index;
     int block[3];      /* CPU: tile in (i,j,k), 0 = whole extent; GPU: thread-block shape */
     int nodes;         /* GPU variants that march along z: consecutive nodes per thread (1 otherwise) */
 };

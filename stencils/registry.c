@@ -12,7 +12,6 @@ extern const char *const builtin_spec_texts[];
 
 const char *const device_names[2] = {"cpu", "gpu"};
 
-enum { MAX_SCHEMES = 32 };
 static struct scheme schemes[MAX_SCHEMES];
 static const char *texts[MAX_SCHEMES]; /* each scheme's spec text, in the same order */
 static int nschemes = -1;

@@ -10,7 +10,7 @@
 
 const char *const component_names[NCOMPONENTS] = {"hx", "hy", "hz", "ex", "ey", "ez"};
 const char *const precision_names[2] = {"f32", "f64"};
-const char *const coef_names[2] = {"array", "uniform"};
+const char *const coef_names[NCOEF_STORAGES] = {"array", "uniform", "indexed"};
 
 int component_from_name(const char *s)
 {
@@ -297,5 +297,9 @@ struct counts scheme_counts(const struct scheme *s, enum precision p, enum coef_
     c.arrays_read = L + plus + minus + (cs == COEF_ARRAY ? L + G : 0);
     c.naive_bytes = (c.reads + c.writes) * size;
     c.compulsory_bytes = (c.arrays_read + c.writes) * size;
+    if (cs == COEF_INDEXED) { /* one byte of material index per node; the tables stay in cache */
+        c.reads++, c.arrays_read++;
+        c.naive_bytes++, c.compulsory_bytes++;
+    }
     return c;
 }

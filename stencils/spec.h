@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 enum { MAX_GROUPS = 4, MAX_LEVELS = 4, MAX_SHIFTS = 4, MAX_TIME_COEFS = MAX_LEVELS + 1 };
+enum { MAX_SCHEMES = 32 }; /* spec files one build takes (the generator refuses more) */
 enum { HALO = 2 }; /* cells of halo on every face: covers a half-span of 3/2 */
 
 /* The transverse shifts sigma of a term group, in the two axes normal to the derivative. */
@@ -86,9 +87,11 @@ struct counts {
     int naive_bytes, compulsory_bytes;
 };
 enum precision { F32, F64 };
-enum coef_storage { COEF_ARRAY, COEF_UNIFORM };
+/* Coefficients: position-dependent arrays, scalars, or a small table per material indexed by
+ * one byte per node (as real codes keep their materials). */
+enum coef_storage { COEF_ARRAY, COEF_UNIFORM, COEF_INDEXED, NCOEF_STORAGES };
 extern const char *const precision_names[2];
-extern const char *const coef_names[2];
+extern const char *const coef_names[NCOEF_STORAGES];
 struct counts scheme_counts(const struct scheme *s, enum precision p, enum coef_storage cs);
 
 /* Time-rule helpers. norm = sum_l c_l (1/2 - l); the update is

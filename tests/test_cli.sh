@@ -31,7 +31,7 @@ expect_error "unknown command" "unknown command 'frobnicate'" frobnicate
 expect_error "unknown scheme" "unknown scheme 'nonesuch' (known: $schemes)" run --scheme nonesuch
 expect_error "unknown component" "unknown component 'hw'" run --component hw
 expect_error "unknown precision" "unknown precision 'f16' (known: f32, f64)" run --precision f16
-expect_error "unknown storage" "unknown coefficient storage 'sparse'" run --coef sparse
+expect_error "unknown storage" "unknown coef 'sparse'" run --coef sparse
 expect_error "unknown device" "unknown device 'tpu'" run --device tpu
 expect_error "grid smaller than the halo" "from 4 to" run --grid 3x40x40
 expect_error "zero grid size" "each size must be a whole number" run --grid 0
@@ -46,7 +46,7 @@ expect_error "zero reps" "--reps: '0'" run --reps 0
 expect_error "missing value" "--grid needs a value" run --grid
 expect_error "unknown option" "unknown option '--speed'" run --speed 11
 expect_error "sweep bad grid in list" "each size must be" sweep --grids 64,2 --results "$tmp/results"
-expect_error "sweep grid over memory" "no measurement succeeded" sweep --grids 100000 --schemes yee --results "$tmp/results"
+expect_error "sweep grid over memory" "needs .* GB, more than 80%" sweep --grids 100000 --schemes yee --results "$tmp/results"
 expect_error "list bad option" "unknown option" list --fancy
 S="--results tests/data/step-results --machine cpu-synthetic-step"
 expect_error "cost budget 0" "--phase-error: '0' is not a number of degrees above 0 and below 180" cost --size 10 --phase-error 0 $S
@@ -58,6 +58,45 @@ expect_error "cost no size" "give --size" cost $S
 expect_error "cost distance 0" "--distance: '0' is not a number of wavelengths above 0" cost --size 10 --distance 0 $S
 expect_error "cost unreachable" "yee: no resolution up to 1000 cells per wavelength .* cannot reach that accuracy" cost --size 100 --phase-error 0.001 $S
 expect_error "cost no throughput" "no full-step throughput for yee on the cpu (f32, uniform) .* give --measure" cost --size 10 --coef uniform $S
+# Strict values (issue 13): no trailing, leading or empty parts, no sign or blank, no wrap-around.
+for g in 300x300x300x x40x40x40 40xx40x40 40x +40 " 40" 4294967297; do
+    expect_error "grid '$g' refused" "--grid: '$g' is not AxBxC" run --grid "$g"
+done
+expect_error "tile past int range" "--tile: '4294967297x1' is not JxK" run --tile 4294967297x1 --grid 40x1000x40
+expect_error "tile beyond the grid" "y extent 2000 is more than the grid's 1000" run --tile 2000x1 --grid 40x1000x40
+expect_error "name with a slash" "--name: '../../x' is not a plain file-name stem" sweep --name ../../x --results "$tmp/results"
+expect_error "empty name" "--name: '' is not a plain" sweep --name "" --results "$tmp/results"
+long=$(printf '%5000s' | tr ' ' d)
+expect_error "results path too long" "--results: the path" sweep --results "$tmp/$long"
+expect_error "direction out of range" "--direction (polar angle THETA): '720'" dispersion --scheme yee --ppw 10 --direction 720,-45
+expect_error "direction overflow" "--direction (polar angle THETA): '1e308'" dispersion --scheme yee --ppw 10 --direction 1e308,0
+expect_error "design Courant out of range" "--design-courant: '10' is not a number" dispersion --scheme fv24 --ppw 10 --design-courant 10
+expect_error "design Courant unstable" "not below the stability limit" dispersion --scheme fv24 --ppw 10 --design-courant 0.9
+# Tables on standard output count as results: a full disk there is a failure too.
+if [ -w /dev/full ]; then
+    "$B" list >/dev/full 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q "^fdtdbench: cannot write the standard output" "$tmp/err"; then ok "stdout on a full disk: exit 1"
+    else bad "stdout on a full disk: exit $rc, $(cat "$tmp/err")"; fi
+fi
+# The fit check sees what the process may use (here an address-space limit), not only the RAM.
+if ! ( ulimit -v 1500000 && "$B" list ) >/dev/null 2>&1; then
+    skipped=$((skipped + 1))
+    echo "SKIP ulimit -v seen by the fit check: this binary cannot start under ulimit -v (sanitizer shadow memory?)"
+else
+    ( ulimit -v 1500000 && "$B" run --grid 530 ) >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "needs .* GB, more than 80% of the 1.5 GB the cpu may use" "$tmp/err"; then
+        ok "ulimit -v seen by the fit check"
+    else bad "ulimit -v seen by the fit check: exit $rc, $(cat "$tmp/err")"; fi
+fi
+# Bad input ends before the bandwidth probe (which would print "probing") and leaves no folder.
+for args in "run --variant nosuch" "run --nodes 2" "sweep --variant nosuch --results $tmp/results" "sweep --tiles 500x1 --grids 40"; do
+    "$B" $args >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && ! grep -q probing "$tmp/err" && [ ! -e "$tmp/results" ]; then ok "$args: before the probe, exit 2"
+    else bad "$args: exit $rc, $(cat "$tmp/err")"; fi
+done
 for cmd in list run sweep bench probe dispersion cost tune report; do
     if "$B" $cmd --help 2>&1 | grep -q "usage: fdtdbench $cmd"; then ok "$cmd --help"; else bad "$cmd --help"; fi
 done

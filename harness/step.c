@@ -1,0 +1,316 @@
+/* The step engine (step.h) and its double-precision reference. */
+#include "step.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "design.h"
+#include "measure.h"
+#include "reference.h"
+
+/* The fused half-step kernels (build/gen/{cpu,gpu}_fused.*, kernels_{cpu,gpu}/fused.*.in): entries
+ * at HX and EX, each given kernel_args[3]. The GPU table is empty without CUDA. */
+extern const struct kernel_entry cpu_fused_table[], gpu_fused_table[];
+extern const int cpu_fused_table_len, gpu_fused_table_len;
+
+static const struct kernel_entry *fused_find(enum device d, const char *scheme, int first, int precision, int coef)
+{
+    const struct kernel_entry *t = d == DEV_CPU ? cpu_fused_table : gpu_fused_table;
+    const int len = d == DEV_CPU ? cpu_fused_table_len : gpu_fused_table_len;
+    for (int i = 0; i < len; i++) {
+        const struct kernel_entry *e = &t[i];
+        if (e->component == first && e->precision == precision && e->coef == coef && !strcmp(e->scheme, scheme))
+            return e;
+    }
+    return NULL;
+}
+
+static int is_fused(const struct step_config *c) { return strcmp(c->variant, STEP_FUSED) == 0; }
+
+/* The kernel that updates component comp (fused: the one of its half-step). */
+static const struct kernel_entry *step_kernel(const struct step_config *c, int comp)
+{
+    if (is_fused(c)) return fused_find(c->b->device, c->s->name, comp < 3 ? HX : EX, c->precision, c->coef);
+    return kernel_find(c->b->device, c->s->name, comp, c->precision, c->coef, c->variant);
+}
+
+int step_supported(const struct step_config *c) { return step_kernel(c, HX) && step_kernel(c, EX); }
+
+struct stepper {
+    struct step_config c;
+    const struct kernel_entry *k[NCOMPONENTS];
+    void *f[NCOMPONENTS][MAX_LEVELS];     /* f[comp][0] the newest level */
+    void *coef[NCOMPONENTS][MAX_COEFS];   /* COEF_ARRAY: da[0..L), db[0..G) of each component;
+                                           * COEF_INDEXED: the same as tables, one value per material */
+    void *index;                          /* COEF_INDEXED: material of each cell, one byte */
+    double uni[NCOMPONENTS][MAX_COEFS];   /* COEF_UNIFORM */
+    long sy, sz;
+    size_t cells, bytes;                  /* per array, halos included */
+    void *stage;                          /* one array in the working precision, on the host */
+};
+
+const char *const boundary_names[NBOUNDARIES] = {"periodic", "pec"};
+
+static size_t real_size(int precision) { return precision == F32 ? sizeof(float) : sizeof(double); }
+static int coef_count(const struct scheme *s) { return s->levels + s->ngroups; }
+
+double step_bytes_per_cell(const struct scheme *s, int precision, int coef)
+{
+    int arrays = NCOMPONENTS * s->levels + (coef == COEF_ARRAY ? NCOMPONENTS * coef_count(s) : 0);
+    return (double)arrays * real_size(precision) + (coef == COEF_INDEXED);
+}
+
+double step_compulsory_bytes(const struct scheme *s, int precision, int coef)
+{
+    /* per half-step: 3 updated fields (L levels read, one written), 3 sources read */
+    int per_half = 3 * s->levels + 3 + 3 + (coef == COEF_ARRAY ? 3 * coef_count(s) : 0);
+    return 2.0 * per_half * real_size(precision) + 2.0 * (coef == COEF_INDEXED); /* the index, once a half-step */
+}
+
+size_t step_cells(const struct stepper *m, long *sy, long *sz)
+{
+    if (sy) *sy = m->sy;
+    if (sz) *sz = m->sz;
+    return m->cells;
+}
+
+static void halo_args_of(const struct stepper *m, int comp, struct halo_args *h)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->n, m->c.grid, sizeof h->n);
+    h->sy = m->sy, h->sz = m->sz;
+    h->precision = m->c.precision, h->boundary = m->c.boundary;
+    for (int ax = 0; ax < 3; ax++) h->half[ax] = component_half(comp, ax);
+}
+
+/* ---- host <-> device --------------------------------------------------------------- */
+
+static void upload_doubles(struct stepper *m, void *dev, const double *v)
+{
+    if (m->c.precision == F32)
+        for (size_t i = 0; i < m->cells; i++) ((float *)m->stage)[i] = (float)v[i];
+    else memcpy(m->stage, v, m->bytes);
+    m->c.b->upload(dev, m->stage, m->bytes);
+}
+
+void step_put(struct stepper *m, int comp, int level, const double *v)
+{
+    char why[256];
+    struct halo_args h;
+    upload_doubles(m, m->f[comp][level], v);
+    halo_args_of(m, comp, &h);
+    if (m->c.b->refresh_halo(m->f[comp][level], &h, why, sizeof why) || m->c.b->sync(why, sizeof why)) {
+        fprintf(stderr, "fdtdbench: %s\n", why);
+        exit(2);
+    }
+}
+
+void step_get(struct stepper *m, int comp, int level, double *v)
+{
+    m->c.b->download(m->stage, m->f[comp][level], m->bytes);
+    if (m->c.precision == F32)
+        for (size_t i = 0; i < m->cells; i++) v[i] = ((const float *)m->stage)[i];
+    else memcpy(v, m->stage, m->bytes);
+}
+
+void step_fill_random(struct stepper *m, unsigned seed)
+{
+    const double eta0 = VACUUM_MU * VACUUM_C;
+    char why[256];
+    for (int comp = 0; comp < NCOMPONENTS; comp++)
+        for (int l = 0; l < m->c.s->levels; l++) {
+            double span = component_is_h(comp) ? 1 / eta0 : 1; /* equal energy in E and H */
+            struct halo_args h;
+            m->c.b->fill_random(m->f[comp][l], m->cells, m->c.precision, seed + (unsigned)(comp * MAX_LEVELS + l),
+                                -span, span);
+            halo_args_of(m, comp, &h);
+            if (m->c.b->refresh_halo(m->f[comp][l], &h, why, sizeof why)) {
+                fprintf(stderr, "fdtdbench: %s\n", why);
+                exit(2);
+            }
+        }
+    if (m->c.b->sync(why, sizeof why)) {
+        fprintf(stderr, "fdtdbench: %s\n", why);
+        exit(2);
+    }
+}
+
+int step_set_materials(struct stepper *m, const struct step_materials *mat, char *why, size_t n)
+{
+    const int K = coef_count(m->c.s);
+    if (mat->count < 1 || mat->count > MAX_MATERIALS || (m->c.coef == COEF_UNIFORM && (mat->count != 1 || mat->index))) {
+        snprintf(why, n, "%d materials: %s storage takes 1 to %d%s", mat->count, coef_names[m->c.coef],
+                 m->c.coef == COEF_UNIFORM ? 1 : MAX_MATERIALS, m->c.coef == COEF_UNIFORM ? ", everywhere" : "");
+        return -1;
+    }
+    if (m->c.coef == COEF_INDEXED) {
+        unsigned char *h = m->stage; /* at least one byte per cell */
+        for (size_t c = 0; c < m->cells; c++) h[c] = mat->index ? mat->index[c] : 0;
+        m->c.b->upload(m->index, h, m->cells);
+    }
+    for (int comp = 0; comp < NCOMPONENTS; comp++)
+        for (int i = 0; i < K; i++) {
+            m->uni[comp][i] = mat->coef[comp][0][i];
+            if (m->c.coef == COEF_INDEXED) {
+                for (int x = 0; x < mat->count; x++)
+                    if (m->c.precision == F32) ((float *)m->stage)[x] = (float)mat->coef[comp][x][i];
+                    else ((double *)m->stage)[x] = mat->coef[comp][x][i];
+                m->c.b->upload(m->coef[comp][i], m->stage, (size_t)mat->count * real_size(m->c.precision));
+            }
+            if (m->c.coef != COEF_ARRAY) continue;
+            if (!mat->index) { /* one value everywhere: filled on the device (lo = hi) */
+                m->c.b->fill_random(m->coef[comp][i], m->cells, m->c.precision, 1, mat->coef[comp][0][i],
+                                    mat->coef[comp][0][i]);
+                continue;
+            }
+            for (size_t c = 0; c < m->cells; c++) {
+                double v = mat->coef[comp][mat->index ? mat->index[c] : 0][i];
+                if (m->c.precision == F32) ((float *)m->stage)[c] = (float)v;
+                else ((double *)m->stage)[c] = v;
+            }
+            m->c.b->upload(m->coef[comp][i], m->stage, m->bytes);
+        }
+    return 0;
+}
+
+/* ---- setup ------------------------------------------------------------------------- */
+
+void step_close(struct stepper *m)
+{
+    if (!m) return;
+    for (int comp = 0; comp < NCOMPONENTS; comp++) {
+        for (int l = 0; l < MAX_LEVELS; l++)
+            if (m->f[comp][l]) m->c.b->release(m->f[comp][l]);
+        for (int i = 0; i < MAX_COEFS; i++)
+            if (m->coef[comp][i]) m->c.b->release(m->coef[comp][i]);
+    }
+    if (m->index) m->c.b->release(m->index);
+    free(m->stage);
+    free(m);
+}
+
+/* Vacuum everywhere: the coefficients of c's weights and Courant number, cell size 1 m. */
+static int vacuum(const struct step_config *c, struct step_materials *mat, char *why, size_t n)
+{
+    memset(mat, 0, sizeof *mat);
+    mat->count = 1;
+    for (int comp = 0; comp < NCOMPONENTS; comp++) {
+        double da[MAX_LEVELS], db[MAX_GROUPS];
+        if (update_coefficients(c->s, c->w, component_is_h(comp), 1.0, c->courant / VACUUM_C, NULL, da, db, why, n))
+            return -1;
+        for (int l = 0; l < c->s->levels; l++) mat->coef[comp][0][l] = da[l];
+        for (int g = 0; g < c->s->ngroups; g++) mat->coef[comp][0][c->s->levels + g] = db[g];
+    }
+    return 0;
+}
+
+struct stepper *step_open(const struct step_config *c, char *why, size_t n)
+{
+    const struct scheme *s = c->s;
+    for (int d = 0; d < 3; d++)
+        if (c->grid[d] < STEP_MIN_GRID) {
+            snprintf(why, n, "grid %dx%dx%d: each size must be at least %d for the %s halo", c->grid[0], c->grid[1],
+                     c->grid[2], STEP_MIN_GRID, s->name);
+            return NULL;
+        }
+    if (c->boundary < 0 || c->boundary >= NBOUNDARIES) {
+        snprintf(why, n, "unknown boundary %d", c->boundary);
+        return NULL;
+    }
+    struct stepper *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(why, n, "out of host memory");
+        return NULL;
+    }
+    m->c = *c;
+    m->sy = c->grid[0] + 2 * HALO;
+    m->sz = m->sy * (c->grid[1] + 2 * HALO);
+    m->cells = (size_t)m->sz * (size_t)(c->grid[2] + 2 * HALO);
+    m->bytes = m->cells * real_size(c->precision);
+    for (int comp = 0; comp < NCOMPONENTS; comp++) {
+        m->k[comp] = step_kernel(c, comp);
+        if (!m->k[comp]) {
+            snprintf(why, n, "no %s kernel '%s' for %s %s %s %s", device_names[c->b->device], c->variant, s->name,
+                     component_names[comp], precision_names[c->precision], coef_names[c->coef]);
+            goto fail;
+        }
+        /* the device's and the variant's checks of this launch, as every measurement makes them */
+        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, why, n)) goto fail;
+    }
+    struct step_materials mat;
+    if (vacuum(c, &mat, why, n)) goto fail;
+    if (!(m->stage = malloc(m->bytes))) {
+        snprintf(why, n, "out of host memory");
+        goto fail;
+    }
+    /* Each array first touched (zeroed) on the device, by its computing threads on a CPU. */
+    for (int comp = 0; comp < NCOMPONENTS; comp++) {
+        for (int l = 0; l < s->levels; l++) {
+            if (!(m->f[comp][l] = c->b->alloc(m->bytes))) goto full;
+            c->b->fill_random(m->f[comp][l], m->cells, c->precision, 1, 0, 0);
+        }
+        for (int i = 0; c->coef == COEF_ARRAY && i < coef_count(s); i++) {
+            if (!(m->coef[comp][i] = c->b->alloc(m->bytes))) goto full;
+            c->b->fill_random(m->coef[comp][i], m->cells, c->precision, 1, 0, 0);
+        }
+        for (int i = 0; c->coef == COEF_INDEXED && i < coef_count(s); i++)
+            if (!(m->coef[comp][i] = c->b->alloc(MAX_MATERIALS * sizeof(double)))) goto full;
+    }
+    if (c->coef == COEF_INDEXED && !(m->index = c->b->alloc(m->cells))) goto full;
+    if (step_set_materials(m, &mat, why, n)) goto fail;
+    return m;
+full:
+    snprintf(why, n, "the %s cannot hold a %dx%dx%d %s step (%.1f GB)", device_names[c->b->device], c->grid[0],
+             c->grid[1], c->grid[2], s->name, step_bytes_per_cell(s, c->precision, c->coef) * (double)m->cells / 1e9);
+fail:
+    step_close(m);
+    return NULL;
+}
+
+/* ---- stepping ---------------------------------------------------------------------- */
+
+/* The three components from `first` (HX or EX), each into its oldest level (in place for
+ * leapfrog), which then becomes the newest; its halo is refreshed for the other half-step. */
+static int half_step(struct stepper *m, int first, char *why, size_t n)
+{
+    const struct step_config *c = &m->c;
+    const int L = c->s->levels, G = c->s->ngroups, fused = is_fused(c);
+    struct kernel_args args[3];
+    memset(args, 0, sizeof args);
+    for (int comp = first; comp < first + 3; comp++) { /* the arguments of each component */
+        int plus, plus_axis, minus, minus_axis;
+        component_sources(comp, &plus, &plus_axis, &minus, &minus_axis);
+        struct kernel_args a;
+        memset(&a, 0, sizeof a);
+        a.nx = c->grid[0], a.ny = c->grid[1], a.nz = c->grid[2];
+        a.sy = m->sy, a.sz = m->sz;
+        a.out = m->f[comp][L - 1];
+        for (int l = 0; l < L; l++) a.level[l] = m->f[comp][l], a.da[l] = m->coef[comp][l], a.da_u[l] = m->uni[comp][l];
+        for (int g = 0; g < G; g++) a.db[g] = m->coef[comp][L + g], a.db_u[g] = m->uni[comp][L + g];
+        a.plus = m->f[plus][0], a.minus = m->f[minus][0];
+        a.index = m->index;
+        memcpy(a.block, c->block, sizeof a.block);
+        a.nodes = c->nodes > 0 ? c->nodes : 1;
+        args[comp - first] = a;
+        if (!fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */
+    }
+    if (fused) m->k[first]->fn(args); /* all three at once */
+    for (int comp = first; comp < first + 3; comp++) {
+        void *newest = m->f[comp][L - 1];
+        memmove(&m->f[comp][1], &m->f[comp][0], (size_t)(L - 1) * sizeof(void *));
+        m->f[comp][0] = newest;
+        struct halo_args h;
+        halo_args_of(m, comp, &h);
+        if (c->b->refresh_halo(newest, &h, why, n)) return -1;
+    }
+    return 0;
+}
+
+int step_run(struct stepper *m, int steps, char *why, size_t n)
+{
+    for (int t = 0; t < steps; t++)
+        if (half_step(m, HX, why, n) || half_step(m, EX, why, n)) return -1;
+    return m->c.b->sync(why, n);
+}

@@ -1,0 +1,82 @@
+/* The step engine: all six components advanced by whole FDTD time steps on a backend's
+ * device, with the halo refresh (periodic wrap or PEC walls, halo_rule.h) on the device too.
+ * One step is the H half-step (Hx, Hy, Hz from E^n) then the E half-step (Ex, Ey, Ez from
+ * H^{n+1/2}); a scheme with more time levels (S44) keeps them all and updates each component
+ * into its oldest level. Used by the step command (timing), the dispersion and stability
+ * simulations (simulate.c) and the tests. */
+#ifndef HARNESS_STEP_H
+#define HARNESS_STEP_H
+
+#include <stddef.h>
+
+#include "backend.h"
+
+struct step_config {
+    const struct backend *b;
+    const struct scheme *s;
+    const double *w;      /* weights the vacuum coefficients are made from (scheme_weights) */
+    int precision, coef;  /* enum precision, enum coef_storage */
+    const char *variant;  /* each component's kernel variant ("plain", "baseline", ...), or STEP_FUSED */
+    int block[3], nodes;  /* kernel_args.block and .nodes (0: one node per thread) */
+    int grid[3];          /* interior cells, each at least STEP_MIN_GRID */
+    double courant;       /* c dt / Delta, cell size 1 m */
+    int boundary;         /* enum boundary */
+};
+
+extern const char *const boundary_names[NBOUNDARIES]; /* "periodic", "pec" */
+
+/* Each side must hold the halo's mirror image (halo_rule.h) and the widest stencil. */
+enum { STEP_MIN_GRID = 2 * HALO };
+
+/* Materials: per component, a table of coefficients (da[0..L) then db[0..G)) per material,
+ * and the material of each padded cell (NULL: material 0 everywhere). Uniform storage takes
+ * one material only. */
+enum { MAX_MATERIALS = 16, MAX_COEFS = MAX_LEVELS + MAX_GROUPS };
+struct step_materials {
+    int count;
+    double coef[NCOMPONENTS][MAX_MATERIALS][MAX_COEFS];
+    const unsigned char *index;
+};
+
+/* The variant that updates the three components of a half-step in one kernel. */
+#define STEP_FUSED "fused"
+/* 1 if c's device has the kernels of c's scheme, variant, precision and storage. */
+int step_supported(const struct step_config *c);
+
+struct stepper;
+
+/* Allocates every field level and coefficient array once (zero fields, vacuum coefficients).
+ * NULL with the reason in why (no kernel, grid too small, device full). */
+struct stepper *step_open(const struct step_config *c, char *why, size_t n);
+void step_close(struct stepper *m);
+
+/* Geometry of the padded arrays: cells per array (halos included) and strides. */
+size_t step_cells(const struct stepper *m, long *sy, long *sz);
+
+/* Level l (0 the newest) of component comp from or to host doubles over the padded array;
+ * step_put refreshes that field's halo. */
+void step_put(struct stepper *m, int comp, int level, const double *v);
+void step_get(struct stepper *m, int comp, int level, double *v);
+/* Every level of every field random (E in [-1, 1), H scaled by 1/eta0), halos refreshed. */
+void step_fill_random(struct stepper *m, unsigned seed);
+int step_set_materials(struct stepper *m, const struct step_materials *mat, char *why, size_t n);
+
+/* Advances `steps` whole steps and waits for the device. 0, or -1 with the reason. */
+int step_run(struct stepper *m, int steps, char *why, size_t n);
+
+/* Runs `steps` steps from random fields and random materials (several, with indexed and array
+ * storage) on c's device and in the double-precision reference (reference.h, the same halo
+ * rule), and compares every cell of every level. The tolerance is the rounding bound of each
+ * update (measure.c's (flops + 2) u sum|terms|) carried through the later steps: each cell's
+ * bound is propagated like its value, with every coefficient and point taken by magnitude.
+ * 0 if every cell is within it; *worst gets the largest error over its bound. */
+int step_verify(const struct step_config *c, int steps, double *worst, char *why, size_t n);
+
+/* Bytes of device memory a stepper holds per cell (fields with every time level, coefficient
+ * arrays or the material index) and the compulsory bytes one whole step moves per cell: each
+ * half-step reads every array it touches once (the updated fields' levels, the three source
+ * fields, their coefficients) and writes three fields. */
+double step_bytes_per_cell(const struct scheme *s, int precision, int coef);
+double step_compulsory_bytes(const struct scheme *s, int precision, int coef);
+
+#endif

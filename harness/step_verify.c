@@ -1,0 +1,165 @@
+/* step_verify (step.h): the engine against a double-precision reference step walked from the
+ * spec (reference_update), with each cell's rounding bound carried along beside its value. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "reference.h"
+#include "step.h"
+
+struct host {
+    double *f[NCOMPONENTS][MAX_LEVELS]; /* values, [0] the newest */
+    double *t[NCOMPONENTS][MAX_LEVELS]; /* bound of |engine - value| (sign irrelevant) */
+    double *coef[NCOMPONENTS][MAX_COEFS];
+};
+
+static unsigned long long rng;
+static double uniform(double lo, double hi)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return lo + (hi - lo) * (double)(rng >> 11) * 0x1.0p-53;
+}
+static double rounded(double v, int p) { return p == F32 ? (double)(float)v : v; }
+
+static double *array(size_t cells)
+{
+    double *a = calloc(cells, sizeof *a);
+    if (!a) {
+        fprintf(stderr, "fdtdbench: out of host memory\n");
+        exit(2);
+    }
+    return a;
+}
+
+static void refresh(const struct step_config *c, long sy, long sz, int comp, double *a)
+{
+    struct halo_args h = {.sy = sy, .sz = sz, .precision = F64, .boundary = c->boundary};
+    char why[128];
+    memcpy(h.n, c->grid, sizeof h.n);
+    for (int ax = 0; ax < 3; ax++) h.half[ax] = component_half(comp, ax);
+    cpu_backend()->refresh_halo(a, &h, why, sizeof why);
+}
+
+/* One half-step of the reference, as the engine's (step.c half_step). */
+static void half_step(const struct step_config *c, struct host *r, long sy, long sz, int first)
+{
+    const struct scheme *s = c->s;
+    const int L = s->levels, G = s->ngroups;
+    const double bound = (scheme_counts(s, c->precision, COEF_ARRAY).flops + 2) *
+                         (c->precision == F32 ? 0x1.0p-24 : 0x1.0p-53);
+    for (int comp = first; comp < first + 3; comp++) {
+        int plus, pa, minus, ma;
+        component_sources(comp, &plus, &pa, &minus, &ma);
+        struct reference_inputs v = {.nx = c->grid[0], .ny = c->grid[1], .nz = c->grid[2], .sy = sy, .sz = sz}, t = v;
+        for (int l = 0; l < L; l++) v.level[l] = r->f[comp][l], t.level[l] = r->t[comp][l], v.da[l] = t.da[l] = r->coef[comp][l];
+        for (int g = 0; g < G; g++) v.db[g] = t.db[g] = r->coef[comp][L + g];
+        v.plus = r->f[plus][0], v.minus = r->f[minus][0], t.plus = r->t[plus][0], t.minus = r->t[minus][0];
+        for (int k = 0; k < c->grid[2]; k++)
+            for (int j = 0; j < c->grid[1]; j++)
+                for (int i = 0; i < c->grid[0]; i++) {
+                    long at = (long)(k + HALO) * sz + (long)(j + HALO) * sy + i + HALO;
+                    double mag, carried, value = reference_update(s, comp, &v, i, j, k, &mag);
+                    reference_update(s, comp, &t, i, j, k, &carried); /* sum |coef| |bound of input| */
+                    r->f[comp][L - 1][at] = value;
+                    r->t[comp][L - 1][at] = bound * mag + carried;
+                }
+        double *nf = r->f[comp][L - 1], *nt = r->t[comp][L - 1];
+        memmove(&r->f[comp][1], &r->f[comp][0], (size_t)(L - 1) * sizeof(double *));
+        memmove(&r->t[comp][1], &r->t[comp][0], (size_t)(L - 1) * sizeof(double *));
+        r->f[comp][0] = nf, r->t[comp][0] = nt;
+        refresh(c, sy, sz, comp, nf);
+        refresh(c, sy, sz, comp, nt);
+    }
+}
+
+static int compare(const struct step_config *c, struct stepper *m, struct host *r, double *got, long sy, long sz,
+                   int steps, double *worst, char *why, size_t n)
+{
+    const int *g = c->grid;
+    for (int comp = 0; comp < NCOMPONENTS; comp++)
+        for (int l = 0; l < c->s->levels; l++) {
+            step_get(m, comp, l, got);
+            for (int k = -HALO; k < g[2] + HALO; k++)
+                for (int j = -HALO; j < g[1] + HALO; j++)
+                    for (int i = -HALO; i < g[0] + HALO; i++) {
+                        long at = (long)(k + HALO) * sz + (long)(j + HALO) * sy + i + HALO;
+                        double err = fabs(got[at] - r->f[comp][l][at]), tol = fabs(r->t[comp][l][at]);
+                        if (!(err <= tol)) {
+                            snprintf(why, n, "after %d steps, %s level %d cell (%d,%d,%d) of %dx%dx%d: got %.9g, "
+                                     "reference %.9g, error %.3g > bound %.3g", steps, component_names[comp], l, i, j,
+                                     k, g[0], g[1], g[2], got[at], r->f[comp][l][at], err, tol);
+                            return -1;
+                        }
+                        if (tol > 0 && err / tol > *worst) *worst = err / tol;
+                    }
+        }
+    return 0;
+}
+
+int step_verify(const struct step_config *c, int steps, double *worst, char *why, size_t n)
+{
+    static unsigned long long calls;
+    rng = (unsigned long long)time(NULL) * 2654435761ull + ++calls * 0x9E3779B97F4A7C15ull;
+    const unsigned long long seed = rng;
+    const int p = c->precision, L = c->s->levels, K = L + c->s->ngroups;
+    struct stepper *m = step_open(c, why, n);
+    if (!m) return -1;
+    long sy, sz;
+    size_t cells = step_cells(m, &sy, &sz);
+    struct host r;
+    memset(&r, 0, sizeof r);
+    double *got = array(cells);
+    unsigned char *index = NULL;
+    /* Several materials unless the storage has one; random coefficients and fields. */
+    struct step_materials *mat = calloc(1, sizeof *mat);
+    if (!mat) {
+        fprintf(stderr, "fdtdbench: out of host memory\n");
+        exit(2);
+    }
+    mat->count = c->coef == COEF_UNIFORM ? 1 : 5;
+    if (mat->count > 1) {
+        if (!(index = malloc(cells))) {
+            fprintf(stderr, "fdtdbench: out of host memory\n");
+            exit(2);
+        }
+        for (size_t i = 0; i < cells; i++) index[i] = (unsigned char)(uniform(0, mat->count));
+        mat->index = index;
+    }
+    for (int comp = 0; comp < NCOMPONENTS; comp++)
+        for (int x = 0; x < mat->count; x++)
+            for (int i = 0; i < K; i++) mat->coef[comp][x][i] = rounded(uniform(-1, 1), p);
+    int rc = step_set_materials(m, mat, why, n);
+    for (int comp = 0; comp < NCOMPONENTS; comp++) {
+        for (int i = 0; i < K; i++) {
+            r.coef[comp][i] = array(cells);
+            for (size_t x = 0; x < cells; x++) r.coef[comp][i][x] = mat->coef[comp][index ? index[x] : 0][i];
+        }
+        for (int l = 0; l < L; l++) {
+            r.f[comp][l] = array(cells), r.t[comp][l] = array(cells);
+            for (size_t x = 0; x < cells; x++) r.f[comp][l][x] = rounded(uniform(-1, 1), p);
+            refresh(c, sy, sz, comp, r.f[comp][l]);
+            if (!rc) step_put(m, comp, l, r.f[comp][l]);
+        }
+    }
+    *worst = 0;
+    for (int t = 0; t < steps && !rc; t++) {
+        rc = step_run(m, 1, why, n);
+        half_step(c, &r, sy, sz, HX);
+        half_step(c, &r, sy, sz, EX);
+    }
+    if (!rc) rc = compare(c, m, &r, got, sy, sz, steps, worst, why, n);
+    if (rc) {
+        size_t len = strlen(why);
+        snprintf(why + len, n - len, " [step %s %s %s %s %s, seed %llu]", c->s->name, c->variant, precision_names[p],
+                 coef_names[c->coef], boundary_names[c->boundary], seed);
+    }
+    for (int comp = 0; comp < NCOMPONENTS; comp++) {
+        for (int l = 0; l < L; l++) free(r.f[comp][l]), free(r.t[comp][l]);
+        for (int i = 0; i < K; i++) free(r.coef[comp][i]);
+    }
+    free(got), free(index), free(mat);
+    step_close(m);
+    return rc;
+}

@@ -1,0 +1,184 @@
+/* Result files complete or absent (harness/outfile.c), and the timed launch the verified one
+ * (harness/measure.c): names never reused, write errors leave nothing, a signal removes the
+ * temporary file, verification grids keep the timed grid's remainders, impossible rows refused. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "measure.h"
+#include "outfile.h"
+
+static char root[64];
+
+/* Entries of dir (0 if it does not exist); the first one's name in first. */
+static int entries(const char *dir, char *first, size_t n)
+{
+    DIR *d = opendir(dir);
+    int count = 0;
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            if (!count++ && first) snprintf(first, n, "%s", e->d_name);
+        }
+    closedir(d);
+    return count;
+}
+
+static void slurp(const char *path, char *out, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(out, 1, n - 1, f) : 0;
+    out[got] = '\0';
+    if (f) fclose(f);
+}
+
+static void link_never_replaces(void)
+{
+    char dir[128], text[64], path[256];
+    snprintf(dir, sizeof dir, "%s/names", root);
+    struct outfile a, b;
+    CHECK(outfile_open(&a, dir, "x.csv") == 0 && outfile_open(&b, dir, "x.csv") == 0, "open");
+    fputs("first\n", a.f);
+    fputs("second\n", b.f);
+    CHECK(outfile_link(&a, "x", ".csv", 1) == 0 && outfile_link(&b, "x", ".csv", 1) == 0, "link");
+    slurp(a.path, text, sizeof text);
+    CHECK(!strcmp(text, "first\n") && strstr(a.path, "/x.csv"), "%s: '%s'", a.path, text);
+    slurp(b.path, text, sizeof text);
+    CHECK(!strcmp(text, "second\n") && strstr(b.path, "/x-2.csv"), "%s: '%s'", b.path, text);
+    struct outfile c;
+    CHECK(outfile_open(&c, dir, "x.csv") == 0, "open");
+    CHECK(outfile_link(&c, "x", ".csv", 0) == -1, "a name that is taken was replaced");
+    snprintf(path, sizeof path, "%s/x.csv", dir);
+    slurp(path, text, sizeof text);
+    CHECK(!strcmp(text, "first\n") && entries(dir, NULL, 0) == 2, "the finished run changed: '%s'", text);
+    CHECK(outfile_open(&c, dir, "y.md") == 0, "open");
+    fputs("new\n", c.f);
+    CHECK(outfile_replace(&c, "x.csv") == 0, "replace");
+    slurp(path, text, sizeof text);
+    CHECK(!strcmp(text, "new\n") && entries(dir, NULL, 0) == 2, "replace: '%s'", text);
+}
+
+/* /dev/full under the stream: every write fails with ENOSPC, as on a full disk. */
+static void write_error_leaves_nothing(void)
+{
+    char dir[128], left[256] = "";
+    snprintf(dir, sizeof dir, "%s/full/machine", root);
+    struct outfile o;
+    CHECK(outfile_open(&o, dir, "full.csv") == 0, "open");
+    int full = open("/dev/full", O_WRONLY);
+    if (full < 0) SKIP("no /dev/full");
+    dup2(full, fileno(o.f));
+    close(full);
+    for (int i = 0; i < 1000; i++) fprintf(o.f, "row %d of a run that cannot be kept\n", i);
+    CHECK(outfile_check(&o) == -1, "a write to a full disk passed");
+    snprintf(dir, sizeof dir, "%s/full", root);
+    CHECK(entries(dir, left, sizeof left) == 0, "left %s (the folder it made should go too)", left);
+}
+
+static void signal_removes_temporary(void)
+{
+    char dir[128], left[256] = "";
+    snprintf(dir, sizeof dir, "%s/signal", root);
+    int ready[2];
+    if (pipe(ready)) SKIP("no pipe");
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct outfile o;
+        if (outfile_open(&o, dir, "run.csv")) _exit(3);
+        fputs("header\n", o.f);
+        fflush(o.f);
+        if (write(ready[1], "x", 1) != 1) _exit(4);
+        for (;;) pause();
+    }
+    char c;
+    CHECK(read(ready[0], &c, 1) == 1, "child did not open its file");
+    CHECK(entries(dir, left, sizeof left) == 1 && !strncmp(left, OUTFILE_TMP_PREFIX, strlen(OUTFILE_TMP_PREFIX)),
+          "no temporary file while running: '%s'", left);
+    kill(pid, SIGINT);
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "status %#x: not ended by SIGINT", status);
+    CHECK(entries(dir, left, sizeof left) == 0, "left %s", left);
+    close(ready[0]), close(ready[1]);
+}
+
+static void verification_matches_launch(void)
+{
+    const struct scheme *yee = scheme_find("yee");
+    unsigned seed = 12345;
+    for (int t = 0; t < 20000; t++) {
+        struct run_config c = {.scheme = yee, .device = t % 2 ? DEV_GPU : DEV_CPU};
+        for (int d = 0; d < 3; d++) {
+            seed = seed * 1103515245u + 12345u;
+            c.grid[d] = 4 + (int)(seed >> 8) % 3000;
+            seed = seed * 1103515245u + 12345u;
+            c.block[d] = (int)(seed >> 8) % 40 == 0 ? 0 : 1 + (int)(seed >> 8) % (c.grid[d] < 300 ? c.grid[d] : 300);
+        }
+        if (c.device == DEV_CPU) c.block[0] = 0;
+        else c.nodes = 1 + t % 4, c.block[2] = c.block[2] * c.nodes > c.grid[2] ? 1 : c.block[2];
+        char why[256];
+        if (check_extent(&c, why, sizeof why)) continue;
+        int v[3];
+        verify_geometry(&c, v);
+        for (int d = 0; d < 3; d++) {
+            long m = c.block[d] * (d == 2 && c.nodes > 1 ? c.nodes : 1);
+            if (!m && d == 0 && c.device == DEV_CPU) m = 64;
+            CHECK(v[d] >= 4 && v[d] <= c.grid[d], "grid %d: verified on %d", c.grid[d], v[d]);
+            if (m) CHECK(v[d] % m == c.grid[d] % m && (v[d] >= m || v[d] == c.grid[d]),
+                         "dim %d: grid %d, extent %ld: verified on %d", d, c.grid[d], m, v[d]);
+        }
+    }
+    /* The reproduction: a tile beyond the grid is refused before anything runs. */
+    struct run_config c = {.scheme = yee, .device = DEV_CPU, .grid = {40, 1000, 40}, .block = {0, 2147483600, 1}};
+    char why[256];
+    CHECK(check_extent(&c, why, sizeof why) == -1 && strstr(why, "more than the grid"), "tile accepted: %s", why);
+}
+
+/* A backend whose clock says every launch took no time: the row must be refused. */
+static int instant(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples, double *ms,
+                   char *why, size_t n)
+{
+    (void)fn, (void)a, (void)warmup, (void)batch, (void)why, (void)n;
+    for (int s = 0; s < samples; s++) ms[s] = 1e-9;
+    return 0;
+}
+
+static void impossible_throughput_refused(void)
+{
+    struct backend fake = *cpu_backend();
+    fake.time_kernel = instant;
+    struct device_desc d;
+    fake.describe(&d);
+    d.cache_bytes = 0;
+    struct bandwidth bw = {.copy_gbs = 10, .second_gbs = 10, .best_gbs = 10, .copy_name = "x", .second_name = "y"};
+    struct run_config c = {.scheme = scheme_find("yee"), .device = DEV_CPU, .variant = "plain", .grid = {16, 16, 16},
+                           .block = {0, 0, 1}, .reps = 3, .threads = 1};
+    struct run_result r;
+    char why[512] = "";
+    CHECK(measure(&fake, &c, &bw, &d, &r, why, sizeof why) == -1 && strstr(why, "measurement error"),
+          "an instant kernel was accepted: %s", why);
+    CHECK(measure(cpu_backend(), &c, &bw, &d, &r, why, sizeof why) == 0 || strstr(why, "measurement error"),
+          "the real kernel failed: %s", why);
+}
+
+int main(void)
+{
+    /* A test started in the background may inherit SIGINT ignored, which outfile.c respects. */
+    signal(SIGINT, SIG_DFL);
+    snprintf(root, sizeof root, "/tmp/test_outfile.XXXXXX");
+    if (!mkdtemp(root)) return 1;
+    RUN(link_never_replaces);
+    RUN(write_error_leaves_nothing);
+    RUN(signal_removes_temporary);
+    RUN(verification_matches_launch);
+    RUN(impossible_throughput_refused);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    if (system(cmd)) printf("could not remove %s\n", root);
+    return TEST_SUMMARY();
+}

@@ -1,0 +1,293 @@
+/* The step engine (harness/step.c): every scheme, variant, precision, storage and boundary
+ * against the double-precision reference step; proof that the check catches a wrong halo; PEC
+ * walls against their image-theory equivalent (a periodic box twice the size); the byte
+ * counts of a whole step. CPU here, GPU where there is one. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "design.h"
+#include "step.h"
+
+enum { NCOEF = sizeof coef_names / sizeof coef_names[0] };
+static const int small[3] = {11, 9, 7}; /* odd, unequal: no block or tile divides it */
+
+static struct step_config config(const struct backend *b, const struct scheme *s, double *w, const char *variant)
+{
+    char err[256];
+    if (scheme_weights(s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, err, sizeof err)) {
+        printf("  %s: %s\n", s->name, err);
+        exit(1);
+    }
+    struct step_config c = {.b = b, .s = s, .w = w, .variant = variant, .grid = {small[0], small[1], small[2]},
+                            .courant = 0.9 * stability_limit(s, w)};
+    return c;
+}
+
+/* Each scheme x precision x storage x boundary of one device and kernel variant; returns the count. */
+static int verify_all(const struct backend *b, const char *variant, const int block[3], double *worst_all)
+{
+    int checked = 0;
+    for (int i = 0; i < scheme_count(); i++)
+        for (int p = 0; p < 2; p++)
+            for (int coef = 0; coef < NCOEF; coef++)
+                for (int bc = 0; bc < NBOUNDARIES; bc++) {
+                    double w[MAX_GROUPS], worst;
+                    char why[512];
+                    struct step_config c = config(b, scheme_at(i), w, variant);
+                    c.precision = p, c.coef = coef, c.boundary = bc;
+                    if (!step_supported(&c)) continue;
+                    if (block) memcpy(c.block, block, sizeof c.block);
+                    CHECK(step_verify(&c, 3, &worst, why, sizeof why) == 0, "%s", why);
+                    *worst_all = fmax(*worst_all, worst);
+                    checked++;
+                }
+    return checked;
+}
+
+/* Both CPU variants: each component's own kernel (plain, default tiles: whole rows of a plane),
+ * and one fused kernel per half-step (with tiles of 4 rows by 3 planes, which do not divide the
+ * grid; the plain kernels' tiles are tested in test_cpu_kernels). */
+static void test_cpu_steps_match_reference(void)
+{
+    static const char *const variants[] = {"plain", STEP_FUSED};
+    static const int tiles[2][3] = {{0, 0, 0}, {0, 4, 3}};
+    for (int v = 0; v < 2; v++) {
+        double worst = 0;
+        int n = verify_all(cpu_backend(), variants[v], tiles[v], &worst);
+        CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "%s: only %d combinations verified", variants[v], n);
+        printf("  %s: %d combinations, 3 steps each: largest error %.3f of its carried bound\n", variants[v], n, worst);
+    }
+}
+
+/* A backend whose halo refresh is wrong must fail the same check. */
+static int halo_mode; /* 0: nothing refreshed; 1: periodic whatever was asked */
+static int bad_refresh(void *f, const struct halo_args *h, char *why, size_t n)
+{
+    struct halo_args other = *h;
+    if (halo_mode == 0) return 0;
+    other.boundary = BOUNDARY_PERIODIC;
+    return cpu_backend()->refresh_halo(f, &other, why, n);
+}
+
+static void test_wrong_halo_is_caught(void)
+{
+    struct backend bad = *cpu_backend();
+    bad.refresh_halo = bad_refresh;
+    for (halo_mode = 0; halo_mode < 2; halo_mode++)
+        for (int i = 0; i < scheme_count(); i++) {
+            double w[MAX_GROUPS], worst;
+            char why[512] = "";
+            struct step_config c = config(&bad, scheme_at(i), w, "plain");
+            c.precision = F64, c.boundary = halo_mode == 0 ? BOUNDARY_PERIODIC : BOUNDARY_PEC;
+            CHECK(step_verify(&c, 2, &worst, why, sizeof why) != 0, "%s: a %s halo passed", c.s->name,
+                  halo_mode ? "periodic-for-PEC" : "stale");
+            if (i == 0) printf("  caught: %.160s...\n", why);
+        }
+}
+
+/* Image theory, written out here independently of halo_rule.h: a PEC box of n cells steps like a
+ * periodic box of 2n cells holding the mirror image, in which tangential E and normal H are odd
+ * about each wall and normal E and tangential H even. */
+static double image_sign(int comp, int ax) /* parity of comp about a wall normal to ax */
+{
+    int tangential = ax != comp % 3, electric = comp >= 3;
+    return electric == tangential ? -1 : 1;
+}
+
+static void test_pec_is_the_mirror_image(void)
+{
+    static const int n[3] = {7, 6, 5};
+    double worst_all = 0;
+    for (int si = 0; si < scheme_count(); si++) {
+        double w[MAX_GROUPS];
+        char why[512];
+        struct step_config pc = config(cpu_backend(), scheme_at(si), w, "plain"), cc;
+        pc.precision = F64, pc.coef = COEF_UNIFORM, pc.boundary = BOUNDARY_PEC;
+        memcpy(pc.grid, n, sizeof pc.grid);
+        cc = pc;
+        cc.boundary = BOUNDARY_PERIODIC;
+        for (int d = 0; d < 3; d++) cc.grid[d] = 2 * n[d];
+        struct stepper *pec = step_open(&pc, why, sizeof why), *per = step_open(&cc, why, sizeof why);
+        if (!pec || !per) {
+            CHECK(0, "%s", why);
+            step_close(pec), step_close(per);
+            continue;
+        }
+        long psy, psz, csy, csz;
+        size_t pcells = step_cells(pec, &psy, &psz), ccells = step_cells(per, &csy, &csz);
+        double *a = calloc(pcells, sizeof *a), *b = calloc(ccells, sizeof *b);
+        unsigned long long r = 12345;
+        for (int comp = 0; comp < NCOMPONENTS; comp++)
+            for (int l = 0; l < pc.s->levels; l++) {
+                /* random interior in the PEC box, zero on the walls where the field is odd */
+                for (int k = 0; k < n[2]; k++)
+                    for (int j = 0; j < n[1]; j++)
+                        for (int i = 0; i < n[0]; i++) {
+                            int idx[3] = {i, j, k}, wall = 0;
+                            for (int d = 0; d < 3; d++) wall |= idx[d] == 0 && image_sign(comp, d) < 0 && !component_half(comp, d);
+                            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+                            a[(k + HALO) * psz + (j + HALO) * psy + i + HALO] = wall ? 0 : (double)(r >> 11) * 0x1.0p-53 - 0.5;
+                        }
+                /* its image in the periodic box */
+                for (int k = 0; k < 2 * n[2]; k++)
+                    for (int j = 0; j < 2 * n[1]; j++)
+                        for (int i = 0; i < 2 * n[0]; i++) {
+                            int idx[3] = {i, j, k}, src[3];
+                            double sign = 1;
+                            for (int d = 0; d < 3; d++) {
+                                int half = (d == comp % 3) == (comp >= 3); /* SCHEMES.md section 1 */
+                                src[d] = idx[d];
+                                if (idx[d] >= n[d]) { /* mirror position 2n - x */
+                                    src[d] = half ? 2 * n[d] - 1 - idx[d] : 2 * n[d] - idx[d];
+                                    sign *= image_sign(comp, d);
+                                }
+                                if (src[d] == n[d]) sign = 0; /* an odd field's upper wall */
+                            }
+                            b[(k + HALO) * csz + (j + HALO) * csy + i + HALO] =
+                                src[0] < n[0] && src[1] < n[1] && src[2] < n[2]
+                                    ? sign * a[(src[2] + HALO) * psz + (src[1] + HALO) * psy + src[0] + HALO]
+                                    : 0;
+                        }
+                step_put(pec, comp, l, a);
+                step_put(per, comp, l, b);
+            }
+        CHECK(step_run(pec, 20, why, sizeof why) == 0 && step_run(per, 20, why, sizeof why) == 0, "%s", why);
+        double worst = 0, scale = 0;
+        for (int comp = 0; comp < NCOMPONENTS; comp++) {
+            step_get(pec, comp, 0, a);
+            step_get(per, comp, 0, b);
+            for (int k = 0; k < n[2]; k++)
+                for (int j = 0; j < n[1]; j++)
+                    for (int i = 0; i < n[0]; i++) {
+                        double x = a[(k + HALO) * psz + (j + HALO) * psy + i + HALO];
+                        double y = b[(k + HALO) * csz + (j + HALO) * csy + i + HALO];
+                        worst = fmax(worst, fabs(x - y)), scale = fmax(scale, fabs(y));
+                    }
+        }
+        CHECK(scale > 0 && worst <= 1e-12 * scale, "%s: PEC box differs from its periodic image by %.3g (scale %.3g)",
+              pc.s->name, worst, scale);
+        worst_all = fmax(worst_all, worst / scale);
+        free(a), free(b);
+        step_close(pec), step_close(per);
+    }
+    printf("  every scheme, 20 steps: PEC box = periodic image within %.1e relative\n", worst_all);
+}
+
+/* The issue's figures: Yee f32 moves 120 bytes per cell and step with array coefficients (six
+ * fields read twice, six written, twelve coefficient arrays), 72 with uniform ones. */
+static void test_step_bytes(void)
+{
+    const struct scheme *yee = scheme_find("yee"), *s44 = scheme_find("s44");
+    if (!yee || !s44) SKIP("yee or s44 is not built in");
+    CHECK(step_compulsory_bytes(yee, F32, COEF_ARRAY) == 120, "Yee array: %g", step_compulsory_bytes(yee, F32, COEF_ARRAY));
+    CHECK(step_compulsory_bytes(yee, F32, COEF_UNIFORM) == 72, "Yee uniform: %g", step_compulsory_bytes(yee, F32, COEF_UNIFORM));
+    /* S44: per half-step 3 x 4 levels + 3 sources read, 3 written, 3 x 6 coefficient arrays */
+    CHECK(step_compulsory_bytes(s44, F32, COEF_ARRAY) == 2 * (12 + 3 + 3 + 18) * 4, "S44 array: %g",
+          step_compulsory_bytes(s44, F32, COEF_ARRAY));
+    CHECK(step_bytes_per_cell(yee, F32, COEF_ARRAY) == 6 * 4 + 12 * 4, "Yee memory: %g", step_bytes_per_cell(yee, F32, COEF_ARRAY));
+    CHECK(step_bytes_per_cell(s44, F64, COEF_UNIFORM) == 24 * 8, "S44 memory: %g", step_bytes_per_cell(s44, F64, COEF_UNIFORM));
+}
+
+/* A scene of several materials (vacuum, a dielectric slab, a lossy block): indexed storage
+ * steps exactly as the same scene in coefficient arrays, and not as vacuum would. */
+static void test_material_scene(void)
+{
+    for (int si = 0; si < scheme_count(); si++) {
+        const struct scheme *s = scheme_at(si);
+        double w[MAX_GROUPS], field[3][2] = {{0}}; /* [array, indexed, vacuum][sum |E|, max diff] */
+        char why[512];
+        struct step_materials *mat = calloc(1, sizeof *mat);
+        static const struct medium media[3] = {{1, 1, 0, 0}, {4, 1, 0, 0}, {2, 1, 0.02, 0}};
+        struct step_config c = config(cpu_backend(), s, w, "plain");
+        c.precision = F64, c.boundary = BOUNDARY_PEC;
+        mat->count = s->levels == 1 ? 3 : 2; /* loss is for leapfrog schemes only */
+        for (int x = 0; x < mat->count; x++)
+            for (int comp = 0; comp < NCOMPONENTS; comp++) {
+                double da[MAX_LEVELS], db[MAX_GROUPS];
+                CHECK(!update_coefficients(s, w, component_is_h(comp), 1e-3, c.courant * 1e-3 / VACUUM_C, &media[x],
+                                           da, db, why, sizeof why), "%s", why);
+                for (int l = 0; l < s->levels; l++) mat->coef[comp][x][l] = da[l];
+                for (int g = 0; g < s->ngroups; g++) mat->coef[comp][x][s->levels + g] = db[g];
+            }
+        double *first = NULL, *got = NULL;
+        unsigned char *index = NULL;
+        size_t cells = 1;
+        for (int run = 0; run < 3; run++) {
+            c.coef = run == 1 ? COEF_INDEXED : COEF_ARRAY;
+            struct stepper *m = step_open(&c, why, sizeof why);
+            if (!m) { CHECK(0, "%s", why); break; }
+            long sy, sz;
+            cells = step_cells(m, &sy, &sz);
+            if (!index) {
+                index = malloc(cells), first = malloc(cells * sizeof *first), got = malloc(cells * sizeof *got);
+                for (size_t i = 0; i < cells; i++) {
+                    long x = (long)(i % sy) - HALO, z = (long)(i / sz) - HALO;
+                    index[i] = x >= 4 && x < 7 ? 1 : z >= 5 && mat->count > 2 ? 2 : 0; /* slab, block */
+                }
+            }
+            mat->index = run < 2 ? index : NULL; /* run 2: vacuum everywhere */
+            int count = mat->count;
+            if (run == 2) mat->count = 1;
+            CHECK(step_set_materials(m, mat, why, sizeof why) == 0, "%s", why);
+            mat->count = count;
+            step_fill_random(m, 5);
+            CHECK(step_run(m, 20, why, sizeof why) == 0, "%s", why);
+            step_get(m, EZ, 0, run == 0 ? first : got);
+            for (size_t i = 0; run && i < cells; i++) {
+                field[run][0] += fabs(first[i]);
+                field[run][1] = fmax(field[run][1], fabs(got[i] - first[i]));
+            }
+            step_close(m);
+        }
+        CHECK(field[1][1] == 0, "%s: indexed differs from array storage by %.3g", s->name, field[1][1]);
+        CHECK(field[2][1] > 1e-2 * field[2][0] / (double)cells, "%s: the materials changed nothing (%.3g against a mean of %.3g)",
+              s->name, field[2][1], field[2][0] / (double)cells);
+        free(mat), free(index), free(first), free(got);
+    }
+}
+
+static void test_bad_input(void)
+{
+    double w[MAX_GROUPS];
+    char why[512] = "";
+    struct step_config c = config(cpu_backend(), scheme_at(0), w, "plain");
+    c.grid[1] = STEP_MIN_GRID - 1;
+    CHECK(step_open(&c, why, sizeof why) == NULL && strstr(why, "at least"), "a grid under the halo opened: %s", why);
+    c.grid[1] = small[1], c.variant = "nonesuch";
+    CHECK(step_open(&c, why, sizeof why) == NULL && strstr(why, "nonesuch"), "an unknown variant opened: %s", why);
+}
+
+static void test_gpu_steps_match_reference(void)
+{
+    const struct backend *b = gpu_backend();
+    char why[512];
+    if (!b->available(why, sizeof why)) SKIP("%s", why);
+    static const int block[3] = {32, 4, 1}; /* one every variant takes (tile25d: flat, Bx of 32, 64 or 128) */
+    int tried = 0;
+    for (int v = 0; v < gpu_kernel_table_len; v++) {
+        const struct kernel_entry *e = &gpu_kernel_table[v];
+        if (strcmp(e->scheme, "yee") || e->component != HX || e->precision != F64 || e->coef != COEF_UNIFORM) continue;
+        double worst = 0;
+        int n = verify_all(b, e->variant, block, &worst);
+        printf("  GPU %s: %d combinations, largest error %.3f of its bound\n", e->variant, n, worst);
+        tried++;
+    }
+    CHECK(tried > 0, "no GPU kernels generated");
+    double worst = 0;
+    int n = verify_all(b, STEP_FUSED, block, &worst);
+    CHECK(n == scheme_count() * 2 * 2 * NBOUNDARIES, "GPU fused: %d combinations verified", n);
+    printf("  GPU fused: %d combinations, largest error %.3f of its bound\n", n, worst);
+}
+
+int main(void)
+{
+    RUN(test_cpu_steps_match_reference);
+    RUN(test_wrong_halo_is_caught);
+    RUN(test_pec_is_the_mirror_image);
+    RUN(test_step_bytes);
+    RUN(test_material_scene);
+    RUN(test_bad_input);
+    RUN(test_gpu_steps_match_reference);
+    return TEST_SUMMARY();
+}
