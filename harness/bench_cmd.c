@@ -27,7 +27,6 @@ struct row {
     char table[32];
     struct run_config c;
     struct run_result r;
-    struct bandwidth bw;
     double paper;
 };
 
@@ -60,15 +59,15 @@ static void measure_row(struct bench *b, const char *table, struct run_config c,
     fprintf(stderr, "  %-18s %-7s %s %s %-8s %dx%dx%d %s %dx%dx%d ... ", table, c.scheme->name,
             component_names[c.component], coef_names[c.coef], c.variant, c.grid[0], c.grid[1], c.grid[2],
             c.device == DEV_CPU ? "tile" : "block", c.block[0], c.block[1], c.block[2]);
-    if (measure(b->s.b, &c, &b->s.bw, &b->s.desc, &w->r, why, sizeof why)) {
+    if (measure(b->s.b, &c, &b->s.desc, &w->r, why, sizeof why)) {
         fprintf(stderr, "FAILED: %s\n", why);
         b->failures++;
         return;
     }
-    fprintf(stderr, "%.4g MCells/s, %.0f%% of bw\n", w->r.mcells_per_s, w->r.pct_bw);
+    fprintf(stderr, "%.4g MCells/s, %.0f%% of bw (spread %.0f)\n", w->r.mcells_per_s, w->r.pct_bw, w->r.pct_bw_spread);
     snprintf(w->table, sizeof w->table, "%s", table);
-    w->c = c, w->bw = b->s.bw, w->paper = paper;
-    results_row(b->rf.f, table, &c, &w->r, &b->s.bw, &b->s.desc, paper);
+    w->c = c, w->paper = paper;
+    results_row(b->rf.f, table, &c, &w->r, &b->s.desc, paper);
     results_check(&b->rf);
     b->nrows++;
 }
@@ -173,13 +172,14 @@ static void markdown(const struct bench *b, FILE *f)
         if (!any) continue;
         const struct bandwidth *bw = NULL;
         for (int i = 0; i < b->nrows && !bw; i++)
-            if (!strcmp(b->rows[i].table, tables[t].table)) bw = &b->rows[i].bw;
-        fprintf(f, "## %s\n\nMeasured bandwidth: %s %.1f GB/s, %s %.1f GB/s.\n\n", tables[t].title, bw->copy_name,
+            if (!strcmp(b->rows[i].table, tables[t].table)) bw = &b->rows[i].r.bw;
+        fprintf(f, "## %s\n\nMeasured bandwidth (first row; each row has its own, sampled between its kernel samples): "
+                   "%s %.1f GB/s, %s %.1f GB/s.\n\n", tables[t].title, bw->copy_name,
                 bw->copy_gbs, bw->second_name, bw->second_gbs);
         fprintf(f, "| scheme | variant | grid | %s | MCells/s | Yee/scheme | paper MCells/s | paper Yee/scheme "
-                   "| M updates/s | GB/s | %% bw | GFLOP/s | flops/byte |\n",
+                   "| M updates/s | GB/s | %% bw | %% bw spread | GFLOP/s | flops/byte |\n",
                 b->s.device == DEV_CPU ? "threads" : "block");
-        fprintf(f, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        fprintf(f, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int i = 0; i < b->nrows; i++) {
             const struct row *w = &b->rows[i];
             if (strcmp(w->table, tables[t].table)) continue;
@@ -199,9 +199,9 @@ static void markdown(const struct bench *b, FILE *f)
             if (w->paper >= 0 && p && strcmp(w->table, "table2"))
                 snprintf(pratio, sizeof pratio, "%.1f",
                          b->s.device == DEV_CPU ? py->cpu_mcells / p->cpu_mcells : py->gpu_mcells / p->gpu_mcells);
-            fprintf(f, "| %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f | %.1f | %.0f%% | %.1f | %.3f |\n",
+            fprintf(f, "| %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f | %.1f | %.0f%% | %.0f | %.1f | %.3f |\n",
                     w->c.scheme->title, w->c.variant, grid, setting, w->r.mcells_per_s, ratio, paper, pratio,
-                    w->r.updates_per_s / 1e6, w->r.gbs_effective, w->r.pct_bw, w->r.gflops,
+                    w->r.updates_per_s / 1e6, w->r.gbs_effective, w->r.pct_bw, w->r.pct_bw_spread, w->r.gflops,
                     (double)w->r.counts.flops / w->r.counts.compulsory_bytes);
         }
         fprintf(f, "\n");

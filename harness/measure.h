@@ -45,11 +45,12 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
 #define DRAM_LIMIT 3
 #define CACHE_LIMIT 30
 
-/* Verifies on verify_geometry(c), then times c on the full grid: warm-up, batches of launches sized
- * to last at least ~20 ms each, c->reps samples, median reported. 0, or -1 with why (a row
- * over the limits above is refused as a measurement error). */
-int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
-            const struct device_desc *d, struct run_result *r, char *why, size_t n);
+/* Verifies on verify_geometry(c), then times c on the full grid: c->reps samples, each a one-pass
+ * bandwidth probe followed by a warm-up launch and a batch of launches sized to last at least
+ * ~20 ms; medians reported (result_metrics). 0, or -1 with why (a row over the limits above,
+ * against the probe samples' medians, is refused as a measurement error). */
+int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
+            struct run_result *r, char *why, size_t n);
 
 /* Bytes of device memory a run of c needs (fields and coefficients with halos). */
 size_t run_bytes(const struct run_config *c);
