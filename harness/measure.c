@@ -124,6 +124,30 @@ static void *upload_index(const struct backend *b, size_t cells, unsigned seed, 
 
 int memory_fits(double bytes, size_t memory_bytes) { return bytes <= (double)(memory_bytes / 10 * 8); }
 
+int cache_resident(const struct run_config *c, const struct device_desc *d)
+{
+    return d->cache_bytes && run_bytes(c) < 3 * d->cache_bytes;
+}
+
+int memory_cube(struct run_config c, const struct device_desc *d)
+{
+    int resident = 0;
+    for (int i = 0; i < scheme_count(); i++) {
+        c.scheme = scheme_at(i);
+        resident |= cache_resident(&c, d);
+    }
+    for (int n = c.grid[0]; resident; n++) {
+        int beyond = 1;
+        c.grid[0] = c.grid[1] = c.grid[2] = n;
+        for (int i = 0; i < scheme_count(); i++) {
+            c.scheme = scheme_at(i);
+            beyond &= run_bytes(&c) > 8 * d->cache_bytes;
+        }
+        if (beyond) return n;
+    }
+    return 0;
+}
+
 int run_fits(const struct run_config *c, const struct device_desc *d, char *why, size_t n)
 {
     size_t need = run_bytes(c);
@@ -426,7 +450,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
         rc = b->time_kernel(k->fn, &a, 1, r->batch, 1, &ms[i], why, n);
     }
     if (rc == 0) {
-        r->cache_resident = d->cache_bytes && need < 3 * d->cache_bytes;
+        r->cache_resident = cache_resident(c, d);
         result_metrics(c, r, ms, probes, c->reps);
         const struct bandwidth *bw = &r->bw; /* the probe samples' medians */
         int limit = r->cache_resident ? CACHE_LIMIT : DRAM_LIMIT;

@@ -1,5 +1,6 @@
 /* The figures derived from timed samples (result_metrics): pct_bw is the median of the
- * per-pair ratios, each kernel sample against the probe sample taken just before it. */
+ * per-pair ratios, each kernel sample against the probe sample taken just before it. And the
+ * grid the tables add where the paper's is cache-resident (memory_cube). */
 #include <math.h>
 
 #include "check.h"
@@ -43,9 +44,33 @@ static void test_one_sample_has_no_spread(void)
     CHECK(fabs(r.pct_bw - 80) < 1e-9 && r.pct_bw_spread == 0, "pct_bw %g spread %g", r.pct_bw, r.pct_bw_spread);
 }
 
+/* Where the paper's 300^3 fits in the cache (a 300 MiB last-level cache), the tables add the
+ * smallest cube that exceeds 8x the cache for every scheme; with a small cache, none. */
+static void test_memory_cube(void)
+{
+    struct device_desc d = {.cache_bytes = (size_t)300 << 20};
+    struct run_config c = {.component = HX, .precision = F32, .coef = COEF_ARRAY, .device = DEV_CPU,
+                           .grid = {300, 300, 300}};
+    int n = memory_cube(c, &d);
+    /* Yee has the fewest arrays (5): (n + 4)^3 * 4 B * 5 > 8 * 300 MiB first at n = 498. */
+    CHECK(n == 498, "memory cube %d, want 498", n);
+    for (int i = 0; i < scheme_count(); i++) {
+        c.scheme = scheme_at(i);
+        c.grid[0] = c.grid[1] = c.grid[2] = n;
+        CHECK(run_bytes(&c) > 8 * d.cache_bytes, "%s at %d^3: %zu bytes", c.scheme->name, n, run_bytes(&c));
+        CHECK(!cache_resident(&c, &d), "%s at %d^3 flagged cache-resident", c.scheme->name, n);
+    }
+    c.grid[0] = c.grid[1] = c.grid[2] = 300;
+    d.cache_bytes = (size_t)32 << 20; /* this project's VM: 300^3 is beyond it for every scheme */
+    CHECK(memory_cube(c, &d) == 0, "a memory cube where 300^3 already measures memory");
+    d.cache_bytes = 0; /* unknown cache: nothing to add */
+    CHECK(memory_cube(c, &d) == 0, "a memory cube with no cache size");
+}
+
 int main(void)
 {
     RUN(test_pct_bw_is_median_of_pair_ratios);
     RUN(test_one_sample_has_no_spread);
+    RUN(test_memory_cube);
     return TEST_SUMMARY();
 }
