@@ -176,10 +176,11 @@ static void markdown(const struct bench *b, FILE *f)
         {"sizes", "Throughput against grid size"},
     };
     fprintf(f, "# %s benchmark: %s\n\n", device_names[b->s.device], b->s.desc.name);
-    fprintf(f, "%s%s%s. Command: `fdtdbench bench`. Hx updates, f32. MCells/s is the paper's equation (5): "
+    fprintf(f, "%s%s%s%s%s. Command: `fdtdbench bench`. Hx updates, f32. MCells/s is the paper's equation (5): "
                "updates/s / 6 / 1e6. GB/s counts compulsory bytes; %% bw is against the better of this run's own "
                "probe figures. Every row was verified against the double-precision reference before timing.\n\n",
-            b->s.desc.detail, b->s.desc.driver[0] ? "; driver " : "", b->s.desc.driver);
+            b->s.desc.detail, b->s.desc.driver[0] ? "; driver " : "", b->s.desc.driver,
+            b->s.desc.simd[0] ? "; kernels " : "", b->s.desc.simd);
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         int any = 0;
         for (int i = 0; i < b->nrows; i++) any |= !strcmp(b->rows[i].table, tables[t].table);

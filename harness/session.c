@@ -34,8 +34,8 @@ void session_bandwidth(struct session *s, int threads)
 
 void session_print(const struct session *s, FILE *f)
 {
-    fprintf(f, "%s: %s (%s)%s%s\n", device_names[s->device], s->desc.name, s->desc.detail,
-            s->desc.driver[0] ? ", driver " : "", s->desc.driver);
+    fprintf(f, "%s: %s (%s)%s%s%s%s\n", device_names[s->device], s->desc.name, s->desc.detail,
+            s->desc.driver[0] ? ", driver " : "", s->desc.driver, s->desc.simd[0] ? ", kernels " : "", s->desc.simd);
     if (s->bw_threads >= 0)
         fprintf(f, "measured bandwidth%s: %s %.1f GB/s, %s %.1f GB/s\n",
                 s->device == DEV_CPU ? (s->bw_threads == 1 ? " (1 thread)" : " (all threads)") : "",
