@@ -1,5 +1,6 @@
 /* The figures derived from timed samples (result_metrics): pct_bw is the median of the
- * per-pair ratios, each kernel sample against the probe sample taken just before it. And the
+ * per-pair ratios, each kernel sample against the probe sample taken just before it (and
+ * measure() takes them in that order). And the
  * grid the tables add where the paper's is cache-resident (memory_cube). */
 #include <math.h>
 
@@ -67,10 +68,46 @@ static void test_memory_cube(void)
     CHECK(memory_cube(c, &d) == 0, "a memory cube with no cache size");
 }
 
+/* measure() through the CPU backend with its probe and timer wrapped to log their calls:
+ * one timing to size the batch, then probe, kernel, probe, kernel, ... */
+static char calls[64];
+static const struct backend *real;
+static void logged_probe(struct bandwidth *bw, int passes)
+{
+    strncat(calls, passes == 1 ? "P" : "?", sizeof calls - strlen(calls) - 1);
+    *bw = probe(20 + strlen(calls), 10);
+}
+static int logged_time(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples, double *ms,
+                       char *why, size_t n)
+{
+    strncat(calls, samples == 1 ? "K" : "?", sizeof calls - strlen(calls) - 1);
+    return real->time_kernel(fn, a, warmup, batch, samples, ms, why, n);
+}
+
+static void test_measure_interleaves_probe_and_kernel(void)
+{
+    real = cpu_backend();
+    struct backend logged = *real;
+    logged.probe_bandwidth = logged_probe, logged.time_kernel = logged_time;
+    struct device_desc d;
+    real->describe(&d);
+    struct run_config c = {.scheme = scheme_find("yee"), .component = HX, .precision = F32, .coef = COEF_ARRAY,
+                           .device = DEV_CPU, .variant = "plain", .grid = {16, 16, 16}, .block = {0, 0, 1},
+                           .reps = 3};
+    struct run_result r;
+    char why[512];
+    calls[0] = '\0';
+    CHECK(measure(&logged, &c, &d, &r, why, sizeof why) == 0, "%s", why);
+    CHECK(!strcmp(calls, "KPKPKPK"), "calls %s, want KPKPKPK (one sizing run, then probe before each sample)", calls);
+    /* The probe samples gave copy 22, 24, 26 GB/s (then 28...): the row's column is their median. */
+    CHECK(r.bw.copy_gbs == 24 && r.bw.second_gbs == 10, "row's probe columns %g %g", r.bw.copy_gbs, r.bw.second_gbs);
+}
+
 int main(void)
 {
     RUN(test_pct_bw_is_median_of_pair_ratios);
     RUN(test_one_sample_has_no_spread);
     RUN(test_memory_cube);
+    RUN(test_measure_interleaves_probe_and_kernel);
     return TEST_SUMMARY();
 }
