@@ -1,7 +1,7 @@
 /* The figures derived from timed samples (result_metrics): pct_bw is the median of the
- * per-pair ratios, each kernel sample against the probe sample taken just before it (and
- * measure() takes them in that order). And the
- * grid the tables add where the paper's is cache-resident (memory_cube). */
+ * per-pair ratios, each kernel sample against the probe sample taken just before it, in the
+ * order measure() takes them; and the grid the tables add where the paper's is cache-resident
+ * (memory_cube). */
 #include <math.h>
 
 #include "check.h"
