@@ -201,13 +201,21 @@ static int cpu_run_once(kernel_fn fn, const struct kernel_args *a, char *why, si
 
 /* STREAM's copy (c = a) and triad (b = a + s*c) on doubles, the better of `passes` runs each,
  * counting bytes read plus written as STREAM does (write-allocate traffic not counted). The
- * arrays, at least 8x the cache, are first touched and warmed once, then kept for later samples. */
+ * arrays, at least 8x the cache, are first touched and warmed once, then kept for later samples
+ * on as many threads (another count touches them anew: on NUMA machines pages live where first
+ * touched). */
 static void cpu_probe_bandwidth(struct bandwidth *bw, int passes)
 {
     static double *a, *b, *c;
     static size_t n;
+    static int touched_by;
     int first = 0; /* pass -1, after the first touch, is a warm-up */
+    if (a && touched_by != omp_get_max_threads()) {
+        free(a), free(b), free(c);
+        a = b = c = NULL;
+    }
     if (!a) {
+        touched_by = omp_get_max_threads();
         size_t cache = last_level_cache();
         n = (size_t)1 << 25; /* 256 MiB per array... */
         while (n * sizeof(double) < 8 * cache) n *= 2; /* ...and at least 8x the cache */
