@@ -26,7 +26,7 @@ struct device_desc {
     size_t cache_bytes;  /* last-level cache: rows whose arrays fit in a few times this are flagged */
     int max_threads;     /* CPU: OpenMP threads available; GPU: threads per block */
     int max_block[3];    /* GPU: per-dimension block limits; CPU: 0 */
-    char simd[32];       /* CPU: the kernels' vector width ("avx512: 16 f32 lanes"); GPU: empty */
+    char simd[32];       /* CPU: the kernels' vector width ("avx512: 64 bytes"); GPU: empty */
 };
 
 /* One field's halo refresh (harness/halo_rule.h): its interior size, strides, precision,
