@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "simd.h"
 
 static int cpu_available(char *why, size_t n)
 {
@@ -119,7 +120,7 @@ static void cpu_describe(struct device_desc *d)
     d->cache_bytes = last_level_cache();
     snprintf(d->detail, sizeof d->detail, "%d threads (%ld online CPUs); last-level cache %zu KiB",
              d->max_threads, sysconf(_SC_NPROCESSORS_ONLN), d->cache_bytes >> 10);
-    snprintf(d->simd, sizeof d->simd, "%s", cpu_kernel_simd);
+    snprintf(d->simd, sizeof d->simd, "%s: %d bytes", SIMD_NAME, SIMD_BYTES);
 }
 
 static void *cpu_alloc(size_t bytes)

@@ -10,12 +10,19 @@ set -eu
 [ $# -ge 2 ] || { echo "usage: sh scripts/loop_counts.sh BUILD KERNEL..."; exit 2; }
 build=$1
 shift
-obj="$build/gen/cpu_kernels.o"
-[ -f "$obj" ] || { echo "loop_counts: no $obj (build first)"; exit 2; }
+objs=$(ls "$build"/gen/cpu_*.o 2>/dev/null) || { echo "loop_counts: no $build/gen/cpu_*.o (build first)"; exit 2; }
 for k in "$@"; do
-    objdump -d --no-show-raw-insn "$obj" | awk -v name="$k" '
+    # shellcheck disable=SC2086
+    objdump -d --no-show-raw-insn $objs | awk -v name="$k" '
     function hex(h,   v, i) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
-    /^[0-9a-f]+ <.*>:$/ { on = index($0, "<" name ".") > 0 || index($0, "<" name ">") > 0; next }
+    /^[0-9a-f]+ <.*>:$/ {  # the kernel, its _run entry, and their OpenMP bodies
+        on = 0
+        for (x = 0; x < 2; x++) {
+            fn = name (x ? "_run" : "")
+            on = on || index($0, "<" fn ".") > 0 || index($0, "<" fn ">") > 0
+        }
+        next
+    }
     on && /^ +[0-9a-f]+:\t/ {
         split($0, f, "\t"); gsub(/ /, "", f[1]); n++; at[n] = hex(substr(f[1], 1, length(f[1]) - 1)); ins[n] = f[2]
     }

@@ -69,7 +69,6 @@ struct kernel_entry {
 /* Tables the generator writes (build/gen/); the GPU one is empty without CUDA. */
 extern const struct kernel_entry cpu_kernel_table[];
 extern const int cpu_kernel_table_len;
-extern const char cpu_kernel_simd[]; /* the CPU kernels' vector width as compiled: "avx512: 64 bytes" */
 extern const struct kernel_entry gpu_kernel_table[];
 extern const int gpu_kernel_table_len;
 
