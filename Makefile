@@ -151,7 +151,7 @@ COEF      ?= array
 VARIANT   ?= $(if $(filter gpu,$(DEVICE)),baseline,plain)
 KERNEL_TEMPLATE = $(if $(filter gpu,$(DEVICE)),kernels_gpu/$(VARIANT).cu.in,kernels_cpu/$(VARIANT).c.in)
 # One kernel as a translation unit of its own, headed by its counts: it compiles with
-# `cc -c -Istencils` (CPU) or `nvcc -c -Istencils -Ikernels_gpu` (GPU).
+# `cc -c -Istencils -Ikernels_cpu` (CPU) or `nvcc -c -Istencils -Ikernels_gpu` (GPU).
 kernel: $(GEN)/generate
 	@test -n "$(SCHEME)" || { echo "make kernel: give SCHEME=name (one of: $(notdir $(basename $(SPECS))))"; exit 2; }
 	@test -f "$(KERNEL_TEMPLATE)" || { echo "make kernel: no variant '$(VARIANT)' for DEVICE=$(DEVICE) (one of: $(notdir $(basename $(basename $(if $(filter gpu,$(DEVICE)),$(GPU_TEMPLATES),$(CPU_TEMPLATES))))))"; exit 2; }
