@@ -74,7 +74,7 @@ void results_row(FILE *f, const char *table, const struct run_config *c, const s
                  const struct device_desc *d, double paper_mcells);
 
 /* The context columns that end every row, from device_name to date (RESULT_COLUMNS). */
-#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,omp_bind,git_commit,date"
+#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,simd,omp_bind,git_commit,date"
 void results_context(FILE *f, const struct device_desc *d);
 
 /* A folder name for a device: "cpu-amd-epyc-7b13", "gpu-nvidia-h100-80gb-hbm3". */
