@@ -18,16 +18,17 @@ static const char *const help =
     "usage: fdtdbench bench [OPTIONS]\n"
     "Reproduces the paper's throughput tables on this machine (Hx, 300^3, f32, array coefficients):\n"
     "CPU Table 5 on one thread and on all threads; GPU Tables 2-4 when a GPU is present (all).\n"
-    "Also uniform coefficients and a grid-size sweep. Prints Markdown tables and saves them with\n"
-    "the CSV under RESULTS/<machine>/bench-<date>.{csv,md}. Then every scheme's full time step\n"
-    "(fdtdbench step, each storage) in step-<date>.{csv,md}. --quick: fewer sizes, 3 samples.\n";
+    "Also uniform coefficients and a grid-size sweep. Where 300^3 fits within a few times the\n"
+    "last-level cache (GPU: L2), the headline tables add the smallest cube beyond 8x that cache.\n"
+    "Prints Markdown tables and saves them with the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n"
+    "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}.\n"
+    "--quick: fewer sizes, 3 samples.\n";
 
 enum { MAX_ROWS = 512 };
 struct row {
     char table[32];
     struct run_config c;
     struct run_result r;
-    struct bandwidth bw;
     double paper;
 };
 
@@ -60,15 +61,15 @@ static void measure_row(struct bench *b, const char *table, struct run_config c,
     fprintf(stderr, "  %-18s %-7s %s %s %-8s %dx%dx%d %s %dx%dx%d ... ", table, c.scheme->name,
             component_names[c.component], coef_names[c.coef], c.variant, c.grid[0], c.grid[1], c.grid[2],
             c.device == DEV_CPU ? "tile" : "block", c.block[0], c.block[1], c.block[2]);
-    if (measure(b->s.b, &c, &b->s.bw, &b->s.desc, &w->r, why, sizeof why)) {
+    if (measure(b->s.b, &c, &b->s.desc, &w->r, why, sizeof why)) {
         fprintf(stderr, "FAILED: %s\n", why);
         b->failures++;
         return;
     }
-    fprintf(stderr, "%.4g MCells/s, %.0f%% of bw\n", w->r.mcells_per_s, w->r.pct_bw);
+    fprintf(stderr, "%.4g MCells/s, %.0f%% of bw (spread %.0f)\n", w->r.mcells_per_s, w->r.pct_bw, w->r.pct_bw_spread);
     snprintf(w->table, sizeof w->table, "%s", table);
-    w->c = c, w->bw = b->s.bw, w->paper = paper;
-    results_row(b->rf.f, table, &c, &w->r, &b->s.bw, &b->s.desc, paper);
+    w->c = c, w->paper = paper;
+    results_row(b->rf.f, table, &c, &w->r, &b->s.desc, paper);
     results_check(&b->rf);
     b->nrows++;
 }
@@ -78,6 +79,18 @@ static struct run_config hx_config(const struct scheme *s, enum device d, const 
     struct run_config c = {.scheme = s, .component = HX, .precision = F32, .coef = coef, .device = d,
                            .variant = variant, .grid = {grid, grid, grid}, .block = {0, 0, 1}};
     return c;
+}
+
+/* A headline row, and where the paper's grid is cache-resident here for some scheme (a CPU with
+ * a large last-level cache, a GPU with a large L2), the same row on the smallest cube that
+ * measures memory instead (memory_cube), so that every machine's table has a memory figure. */
+static void measure_headline(struct bench *b, const char *table, struct run_config c, double paper)
+{
+    measure_row(b, table, c, paper);
+    int n = memory_cube(c, &b->s.desc);
+    if (!n) return;
+    c.grid[0] = c.grid[1] = c.grid[2] = n;
+    measure_row(b, table, c, -1);
 }
 
 static void bench_cpu(struct bench *b)
@@ -93,12 +106,12 @@ static void bench_cpu(struct bench *b)
                 struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, PAPER_GRID);
                 c.threads = thread_counts[t];
                 const struct paper_scheme *p = paper_find(c.scheme->name);
-                measure_row(b, table, c, p ? p->cpu_mcells : -1);
+                measure_headline(b, table, c, p ? p->cpu_mcells : -1);
             }
     }
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
-            measure_row(b, "uniform", hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_UNIFORM, PAPER_GRID), -1);
+            measure_headline(b, "uniform", hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_UNIFORM, PAPER_GRID), -1);
     static const int sizes[] = {32, 64, 128, 200, 300};
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
@@ -121,13 +134,13 @@ static void bench_gpu(struct bench *b)
             struct run_config c = hx_config(scheme_at(i), DEV_GPU, vars[v], COEF_ARRAY, PAPER_GRID);
             default_launch(&b->s, &c);
             const struct paper_scheme *p = paper_find(c.scheme->name);
-            measure_row(b, "table4", c, p ? p->gpu_mcells : -1);
+            measure_headline(b, "table4", c, p ? p->gpu_mcells : -1);
         }
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++) {
             struct run_config c = hx_config(scheme_at(i), DEV_GPU, vars[v], COEF_UNIFORM, 512);
             default_launch(&b->s, &c);
-            measure_row(b, "uniform", c, -1);
+            measure_headline(b, "uniform", c, -1);
         }
     static const int sizes[] = {64, 128, 256, 384, 512, 640};
     for (int v = 0; v < nv; v++)
@@ -163,23 +176,25 @@ static void markdown(const struct bench *b, FILE *f)
         {"sizes", "Throughput against grid size"},
     };
     fprintf(f, "# %s benchmark: %s\n\n", device_names[b->s.device], b->s.desc.name);
-    fprintf(f, "%s%s%s. Command: `fdtdbench bench`. Hx updates, f32. MCells/s is the paper's equation (5): "
+    fprintf(f, "%s%s%s%s%s. Command: `fdtdbench bench`. Hx updates, f32. MCells/s is the paper's equation (5): "
                "updates/s / 6 / 1e6. GB/s counts compulsory bytes; %% bw is against the better of this run's own "
                "probe figures. Every row was verified against the double-precision reference before timing.\n\n",
-            b->s.desc.detail, b->s.desc.driver[0] ? "; driver " : "", b->s.desc.driver);
+            b->s.desc.detail, b->s.desc.driver[0] ? "; driver " : "", b->s.desc.driver,
+            b->s.desc.simd[0] ? "; kernels " : "", b->s.desc.simd);
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         int any = 0;
         for (int i = 0; i < b->nrows; i++) any |= !strcmp(b->rows[i].table, tables[t].table);
         if (!any) continue;
         const struct bandwidth *bw = NULL;
         for (int i = 0; i < b->nrows && !bw; i++)
-            if (!strcmp(b->rows[i].table, tables[t].table)) bw = &b->rows[i].bw;
-        fprintf(f, "## %s\n\nMeasured bandwidth: %s %.1f GB/s, %s %.1f GB/s.\n\n", tables[t].title, bw->copy_name,
+            if (!strcmp(b->rows[i].table, tables[t].table)) bw = &b->rows[i].r.bw;
+        fprintf(f, "## %s\n\nMeasured bandwidth (first row; each row has its own, sampled between its kernel samples): "
+                   "%s %.1f GB/s, %s %.1f GB/s.\n\n", tables[t].title, bw->copy_name,
                 bw->copy_gbs, bw->second_name, bw->second_gbs);
         fprintf(f, "| scheme | variant | grid | %s | MCells/s | Yee/scheme | paper MCells/s | paper Yee/scheme "
-                   "| M updates/s | GB/s | %% bw | GFLOP/s | flops/byte |\n",
+                   "| M updates/s | GB/s | %% bw | %% bw spread | GFLOP/s | flops/byte |\n",
                 b->s.device == DEV_CPU ? "threads" : "block");
-        fprintf(f, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        fprintf(f, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int i = 0; i < b->nrows; i++) {
             const struct row *w = &b->rows[i];
             if (strcmp(w->table, tables[t].table)) continue;
@@ -199,9 +214,9 @@ static void markdown(const struct bench *b, FILE *f)
             if (w->paper >= 0 && p && strcmp(w->table, "table2"))
                 snprintf(pratio, sizeof pratio, "%.1f",
                          b->s.device == DEV_CPU ? py->cpu_mcells / p->cpu_mcells : py->gpu_mcells / p->gpu_mcells);
-            fprintf(f, "| %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f | %.1f | %.0f%% | %.1f | %.3f |\n",
+            fprintf(f, "| %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f | %.1f | %.0f%% | %.0f | %.1f | %.3f |\n",
                     w->c.scheme->title, w->c.variant, grid, setting, w->r.mcells_per_s, ratio, paper, pratio,
-                    w->r.updates_per_s / 1e6, w->r.gbs_effective, w->r.pct_bw, w->r.gflops,
+                    w->r.updates_per_s / 1e6, w->r.gbs_effective, w->r.pct_bw, w->r.pct_bw_spread, w->r.gflops,
                     (double)w->r.counts.flops / w->r.counts.compulsory_bytes);
         }
         fprintf(f, "\n");

@@ -172,7 +172,7 @@ static void set_value(const struct cli_option *o, const char *value)
     }
 }
 
-void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
+int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
 {
     struct option *lo = calloc((size_t)nopts + 2, sizeof *lo);
     if (!lo) cli_fail("out of memory");
@@ -191,7 +191,13 @@ void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int 
         else
             cli_error("%s: unknown option '%s' (see fdtdbench %s --help)", argv[0], argv[optind - 1], argv[0]);
     }
-    if (optind < argc)
-        cli_error("%s: unexpected argument '%s' (see fdtdbench %s --help)", argv[0], argv[optind], argv[0]);
     free(lo);
+    return optind;
+}
+
+void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
+{
+    int first = cli_parse_args(usage, opts, nopts, argc, argv);
+    if (first < argc)
+        cli_error("%s: unexpected argument '%s' (see fdtdbench %s --help)", argv[0], argv[first], argv[0]);
 }

@@ -75,7 +75,7 @@ static void field(FILE *f, const char *s)
 }
 
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
-                 const struct bandwidth *bw, const struct device_desc *d, double paper_mcells)
+                 const struct device_desc *d, double paper_mcells)
 {
     field(f, table);
     field(f, c->scheme->name);
@@ -86,10 +86,10 @@ void results_row(FILE *f, const char *table, const struct run_config *c, const s
     field(f, c->variant);
     fprintf(f, "%d,%d,%d,%dx%dx%d,%d,%d,%d,%d,", c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
             c->block[2], c->nodes > 1 ? c->nodes : 1, r->threads, c->reps, r->batch);
-    fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%.4g,%.6g,%.6g,%.6g,%.4g,%.6g,%d,%d,", r->min_ms, r->median_ms,
+    fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%.4g,%.6g,%.6g,%.6g,%.4g,%.3g,%.6g,%d,%d,", r->min_ms, r->median_ms,
             r->max_ms, r->updates_per_s, r->mcells_per_s, r->counts.flops, r->counts.compulsory_bytes,
             r->counts.naive_bytes, (double)r->counts.flops / r->counts.compulsory_bytes, r->gbs_effective,
-            bw ? bw->copy_gbs : 0, bw ? bw->second_gbs : 0, r->pct_bw, r->gflops, r->cache_resident, r->verified);
+            r->bw.copy_gbs, r->bw.second_gbs, r->pct_bw, r->pct_bw_spread, r->gflops, r->cache_resident, r->verified);
     if (paper_mcells >= 0) fprintf(f, "%g", paper_mcells);
     fputc(',', f);
     results_context(f, d);
@@ -109,6 +109,7 @@ void results_context(FILE *f, const struct device_desc *d)
     field(f, host);
     field(f, BUILD_COMPILER);
     field(f, BUILD_CFLAGS);
+    field(f, d->simd);
     field(f, bind);
     field(f, BUILD_COMMIT);
     fprintf(f, "%s\n", date);

@@ -12,9 +12,9 @@
 #define RESULT_COLUMNS                                                                         \
     "table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,nodes,threads,reps,batch,"  \
     "min_ms,median_ms,max_ms,updates_per_s,mcells_per_s,flops,compulsory_bytes,naive_bytes,"   \
-    "flops_per_byte,gbs_effective,bw_copy_gbs,bw_second_gbs,pct_bw,gflops,cache_resident,"     \
-    "verified,paper_mcells,device_name,device_detail,driver,host,compiler,cflags,omp_bind,"    \
-    "git_commit,date"
+    "flops_per_byte,gbs_effective,bw_copy_gbs,bw_second_gbs,pct_bw,pct_bw_spread,gflops,"       \
+    "cache_resident,verified,paper_mcells,device_name,device_detail,driver,host,compiler,cflags," \
+    "simd,omp_bind,git_commit,date"
 
 /* What one measurement was. */
 struct run_config {
@@ -35,13 +35,18 @@ struct run_result {
     int batch;                         /* launches per timed sample */
     int threads;                       /* as used */
     double updates_per_s, mcells_per_s, gbs_effective, pct_bw, gflops;
+    double pct_bw_spread;              /* max - min of the per-sample ratios behind pct_bw */
+    struct bandwidth bw;               /* medians of the probe samples taken between the kernel's */
     struct counts counts;
     int cache_resident;                /* arrays fit within a few times the last-level cache */
     int verified;                      /* 1: matched the reference before timing */
 };
 
-/* Derived metrics from the times, the counts and the probe (DESIGN.md, metrics). */
-void result_metrics(const struct run_config *c, struct run_result *r, const struct bandwidth *bw);
+/* Derived metrics from n kernel samples (ms per launch) and the n probe samples taken each just
+ * before its kernel sample: times, rates, and pct_bw as the median of the n per-pair ratios,
+ * with their spread (DESIGN.md, metrics). Sorts ms. */
+void result_metrics(const struct run_config *c, struct run_result *r, double *ms, const struct bandwidth *probes,
+                    int n);
 
 /* An open results file: a temporary file (outfile.h) until results_close names it. */
 struct results_file {
@@ -66,10 +71,10 @@ void results_abort(struct results_file *rf); /* removes the temporary file */
 
 /* One CSV row; paper_mcells < 0 leaves that column empty. Also usable with stdout. */
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
-                 const struct bandwidth *bw, const struct device_desc *d, double paper_mcells);
+                 const struct device_desc *d, double paper_mcells);
 
 /* The context columns that end every row, from device_name to date (RESULT_COLUMNS). */
-#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,omp_bind,git_commit,date"
+#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,simd,omp_bind,git_commit,date"
 void results_context(FILE *f, const struct device_desc *d);
 
 /* A folder name for a device: "cpu-amd-epyc-7b13", "gpu-nvidia-h100-80gb-hbm3". */

@@ -55,7 +55,7 @@ static void check_config(const struct session *s, const struct run_config *c, co
 
 static const char *default_variant(int device) { return device == DEV_CPU ? "plain" : "baseline"; }
 
-static void print_result(const struct session *s, const struct run_config *c, const struct run_result *r)
+static void print_result(const struct run_config *c, const struct run_result *r)
 {
     printf("%s %s %s %s %s %s %dx%dx%d %s %dx%dx%d", c->scheme->name, component_names[c->component],
            device_names[c->device], precision_names[c->precision], coef_names[c->coef], c->variant, c->grid[0],
@@ -64,9 +64,9 @@ static void print_result(const struct session *s, const struct run_config *c, co
     if (c->nodes > 1) printf(" nodes %d", c->nodes);
     printf(": verified\n  median %.4g ms per update of the grid (min %.4g, max %.4g; %d samples of %d)%s\n",
            r->median_ms, r->min_ms, r->max_ms, c->reps, r->batch, r->cache_resident ? " [cache-resident]" : "");
-    printf("  %.4g M updates/s = %.4g MCells/s (eq. 5); %.4g GB/s effective (%d compulsory bytes/update) = %.1f%% of %.4g GB/s measured; %.4g GFLOP/s\n",
+    printf("  %.4g M updates/s = %.4g MCells/s (eq. 5); %.4g GB/s effective (%d compulsory bytes/update) = %.1f%% of %.4g GB/s measured (median of %d interleaved pairs, spread %.1f points); %.4g GFLOP/s\n",
            r->updates_per_s / 1e6, r->mcells_per_s, r->gbs_effective, r->counts.compulsory_bytes, r->pct_bw,
-           s->bw.best_gbs, r->gflops);
+           r->bw.best_gbs, c->reps, r->pct_bw_spread, r->gflops);
 }
 
 int cmd_run(int argc, char **argv)
@@ -106,13 +106,13 @@ int cmd_run(int argc, char **argv)
     session_bandwidth(&s, o.threads);
     struct run_result r;
     char why[512];
-    if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) cli_fail("%s", why);
+    if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) cli_fail("%s", why);
     if (o.csv) {
         printf("%s\n", RESULT_COLUMNS);
-        results_row(stdout, "run", &c, &r, &s.bw, &s.desc, -1);
+        results_row(stdout, "run", &c, &r, &s.desc, -1);
     } else {
         session_print(&s, stdout);
-        print_result(&s, &c, &r);
+        print_result(&c, &r);
     }
     return 0;
 }
@@ -220,13 +220,13 @@ int cmd_sweep(int argc, char **argv)
                         struct run_result r;
                         char why[512];
                         done++;
-                        if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) {
+                        if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) {
                             fprintf(stderr, "[%d/%d] %s %s %dx%dx%d: SKIPPED: %s\n", done, total, c.scheme->name,
                                     component_names[c.component], c.grid[0], c.grid[1], c.grid[2], why);
                             failed++;
                             continue;
                         }
-                        results_row(rf.f, name, &c, &r, &s.bw, &s.desc, -1);
+                        results_row(rf.f, name, &c, &r, &s.desc, -1);
                         results_check(&rf);
                         double elapsed = difftime(time(NULL), start);
                         fprintf(stderr, "[%d/%d] %s %s %dx%dx%d block %dx%dx%d threads %d: %.4g MCells/s, %.1f%% bw (ETA %.0f s)\n",

@@ -207,13 +207,13 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
                                 .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = q->reps, .nodes = c->nodes[i]};
         struct run_result r;
         q->done++;
-        if (measure(q->s->b, &rc, &q->s->bw, &q->s->desc, &r, why, sizeof why)) {
+        if (measure(q->s->b, &rc, &q->s->desc, &r, why, sizeof why)) {
             fprintf(stderr, "%stune: %s %s %s block %dx%dx%d, %d nodes FAILED: %s\n", q->tty ? "\r\033[K" : "", e->variant,
                     e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes, why);
             q->failed++;
             continue;
         }
-        results_row(q->rf->f, "blocks", &rc, &r, &q->s->bw, &q->s->desc, -1);
+        results_row(q->rf->f, "blocks", &rc, &r, &q->s->desc, -1);
         results_check(q->rf);
         if (r.verified && r.mcells_per_s > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
