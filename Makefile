@@ -3,7 +3,8 @@
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
 #   make test       every test; GPU tests run only where a GPU is present
 #   make tune       block-shape tuning for the present GPU
-#   make plots      gnuplot figures from results/
+#   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
+#                   results/README.md is written by make bench or fdtdbench report
 #   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
 #   make fuzz       libFuzzer on the spec parser, the spec embedding and the CLI's size parser (clang), FUZZ_SECONDS each
@@ -131,9 +132,12 @@ test: $(BUILD)/fdtdbench $(TESTS) $(if $(NVCC),$(patsubst %.c,$(BUILD)/%.o,$(wil
 	@BUILD=$(BUILD) sh tests/run.sh
 
 # ---- main jobs ---------------------------------------------------------------------
+# bench measures and writes its CSV and page, plots draws, report writes results/README.md
+# (which links the figures, so it comes last).
 bench: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench bench
 	@$(MAKE) --no-print-directory plots
+	$(BUILD)/fdtdbench report
 
 # openEMS and Meep beside the suite's Yee full step: PEERS_ARGS="--grid 300 --threads 2 --steps 100"
 peers: $(BUILD)/fdtdbench
@@ -143,6 +147,7 @@ tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
 
 plots: $(BUILD)/fdtdbench
+	@sh plots/need_gnuplot.sh $(BUILD)/apt-gnuplot.log
 	@sh plots/render.sh $(BUILD)
 
 DEVICE    ?= cpu

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Renders the figures from the committed CSVs, then results/README.md (fdtdbench report).
+# Renders the figures from the committed CSVs; it does not write results/README.md (make bench
+# and fdtdbench report do, linking the figures drawn here).
 #   sh plots/render.sh BUILD_DIR [RESULTS_DIR]        (make plots runs it)
 # Writes, for each machine folder RESULTS_DIR/<machine>/ holding *.csv:
 #   <machine>/plots/{throughput,blocks-<scheme>,sizes,roofline,cost-vs-budget}.png and .svg
@@ -14,17 +15,8 @@ results=${2:-results}
 here=$(dirname "$0")
 bin="$build/fdtdbench"
 
-report() {
-    if [ -x "$bin" ]; then
-        "$bin" report --results "$results" || echo "render.sh: fdtdbench report failed"
-    else
-        echo "render.sh: $bin not built: results/README.md not regenerated"
-    fi
-}
-
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "gnuplot not found: install the package gnuplot-nox (apt-get install gnuplot-nox)"
-    report
     exit 0
 fi
 if [ ! -d "$results" ]; then
@@ -348,5 +340,3 @@ for t in vs-ppw vs-angle; do
             "$out/dispersion-vs-angle" "$tmp/disp1.dat" "$n1" "$tmp/disp2.dat" "$n2"
     fi
 done
-
-report

@@ -20,6 +20,35 @@ echo "$out" | grep -qx 'gnuplot not found: install the package gnuplot-nox (apt-
 output: $out"
 result no_gnuplot_is_a_message "$f"
 
+# need_gnuplot.sh with stand-ins for id and apt-get: as root with apt-get it installs
+# gnuplot-nox, saying so in one line; as another user it says how in one line; never fails.
+mkdir -p "$tmp/fake"
+printf '#!/bin/sh\necho "$*" >>"%s/apt.args"\n' "$tmp" >"$tmp/fake/apt-get"
+for who in 0 1000; do
+    printf '#!/bin/sh\necho %s\n' $who >"$tmp/fake/id"
+    chmod +x "$tmp/fake/apt-get" "$tmp/fake/id"
+    rm -f "$tmp/apt.args"
+    out=$(PATH="$tmp/fake" /bin/sh plots/need_gnuplot.sh "$tmp/apt.log" 2>&1)
+    rc=$?
+    f=
+    [ $rc -eq 0 ] || f="exit status $rc"
+    [ "$(echo "$out" | wc -l)" -eq 1 ] || f="$f
+not one line: $out"
+    if [ $who = 0 ]; then
+        echo "$out" | grep -q '^gnuplot not found: installing gnuplot-nox' || f="$f
+output: $out"
+        grep -qx 'install -y gnuplot-nox' "$tmp/apt.args" 2>/dev/null || f="$f
+apt-get was not asked to install gnuplot-nox: $(cat "$tmp/apt.args" 2>/dev/null)"
+        result need_gnuplot_installs_as_root "$f"
+    else
+        echo "$out" | grep -q '^gnuplot not found: .*apt-get install gnuplot-nox' || f="$f
+output: $out"
+        [ ! -e "$tmp/apt.args" ] || f="$f
+apt-get ran for a user who is not root"
+        result need_gnuplot_says_how "$f"
+    fi
+done
+
 if ! command -v gnuplot >/dev/null 2>&1; then
     for t in render_sample every_script_makes_a_png absent_data_is_skipped page_links_exist dispersion_from_binary; do
         echo "SKIP $t: gnuplot not found (install the package gnuplot-nox)"
@@ -85,9 +114,11 @@ done
 a throughput.png without data"
 result absent_data_is_skipped "$f"
 
-# The page (when the binary is built) links only figures that exist.
+# render.sh leaves the page alone; the page written afterwards (as make bench does) links
+# only figures that exist.
 f=
-if [ -x "$bin" ]; then
+[ ! -e "$tmp/r/README.md" ] || f="render.sh wrote $tmp/r/README.md"
+if [ -x "$bin" ] && "$bin" report --results "$tmp/r" >/dev/null; then
     for l in $(grep -oE '\([^()]*\.(png|svg)\)' "$tmp/r/README.md" | tr -d '()' | sort -u); do
         [ -s "$tmp/r/$l" ] || f="$f
 README.md links $l, which does not exist"
