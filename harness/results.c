@@ -44,7 +44,7 @@ int results_open_with(struct results_file *rf, const char *dir, const char *mach
         return -1;
     rf->f = rf->out.f;
     rf->path = rf->out.name;
-    fprintf(rf->f, "%s\n", columns);
+    if (columns) fprintf(rf->f, "%s\n", columns);
     return 0;
 }
 

@@ -59,7 +59,7 @@ struct results_file {
 /* Opens a results file for RESULTS/<machine>/<stem>-<date>.csv and writes the header. Returns 0,
  * or -1 with the reason printed. */
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem);
-/* The same with another header line (the step command's columns). */
+/* The same with another header line (the step command's columns), or none (NULL: the caller writes its own). */
 int results_open_with(struct results_file *rf, const char *dir, const char *machine, const char *stem,
                       const char *columns);
 /* Flushes and checks the rows written so far; on a write error prints why, removes the file and
