@@ -174,8 +174,10 @@ static void set_value(const struct cli_option *o, const char *value)
 
 int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
 {
-    struct option *lo = calloc((size_t)nopts + 2, sizeof *lo);
-    if (!lo) cli_fail("out of memory");
+    /* Static, not allocated: the option table is still reachable when an error exits. */
+    static struct option lo[CLI_MAX_OPTIONS + 2];
+    if (nopts > CLI_MAX_OPTIONS) cli_fail("%d options, at most %d", nopts, CLI_MAX_OPTIONS);
+    memset(lo, 0, sizeof lo);
     for (int i = 0; i < nopts; i++)
         lo[i] = (struct option){opts[i].name, opts[i].kind == CLI_FLAG ? no_argument : required_argument, NULL, 256 + i};
     lo[nopts] = (struct option){"help", no_argument, NULL, 'h'};
@@ -191,7 +193,6 @@ int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, 
         else
             cli_error("%s: unknown option '%s' (see fdtdbench %s --help)", argv[0], argv[optind - 1], argv[0]);
     }
-    free(lo);
     return optind;
 }
 

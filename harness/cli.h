@@ -50,6 +50,7 @@ struct cli_option {
 void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv);
 /* The same for a command that takes operands after its options (compare OLD.csv NEW.csv):
  * returns the index in argv of the first operand (argc if none) instead of refusing them. */
+enum { CLI_MAX_OPTIONS = 64 }; /* options one command may have */
 int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv);
 #define CLI_NOPTS(table) ((int)(sizeof(table) / sizeof(table)[0]))
 

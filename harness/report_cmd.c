@@ -486,12 +486,15 @@ int cmd_report(int argc, char **argv)
         {"out", CLI_PATH, "FILE", "the page (DIR/README.md)", &out, 0, 0, NULL, 0},
     };
     cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
-    char *outpath = out ? xstrdup(out) : join(results, "README.md");
+    /* Static, so that what they hold stays reachable when a write error exits (LeakSanitizer). */
+    static char *outpath, **names;
+    static struct machine *ms;
+    outpath = out ? xstrdup(out) : join(results, "README.md");
 
     /* Read and check everything first: bad input leaves no page half-written. */
     int nm;
-    char **names = list_dir(results, is_machine, &nm);
-    struct machine *ms = xmalloc(sizeof *ms * nm);
+    names = list_dir(results, is_machine, &nm);
+    ms = xmalloc(sizeof *ms * nm);
     int nfiles = 0;
     for (int i = 0; i < nm; i++) {
         char *dir = join(results, names[i]);
@@ -510,7 +513,8 @@ int cmd_report(int argc, char **argv)
     /* Complete or absent (outfile.h): a temporary file in the page's folder, renamed over it. */
     struct outfile page;
     char *slash = strrchr(outpath, '/');
-    char *folder = slash ? xstrdup(outpath) : xstrdup(".");
+    static char *folder; /* static for the same reason */
+    folder = slash ? xstrdup(outpath) : xstrdup(".");
     if (slash) folder[slash - outpath] = '\0';
     if (outfile_open(&page, folder, outpath)) return 2;
     FILE *o = page.f;
