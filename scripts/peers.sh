@@ -115,7 +115,9 @@ XML
     version=$(sed -n 's/.*openEMS .* version \(v[^ ]*\).*/\1/p' "$tmp/openems.log" | head -n 1)
     mc=$(sed -n 's/^Speed: *\([0-9.eE+-]*\) MCells\/s.*/\1/p' "$tmp/openems.log" | tail -n 1)
     secs=$(sed -n 's/^Time for .* cells : *\([0-9.eE+-]*\) sec.*/\1/p' "$tmp/openems.log" | tail -n 1)
-    counted=$(sed -n 's/.*--> *\([0-9]*\) FDTD cells.*/\1/p' "$tmp/openems.log" | head -n 1)
+    # openEMS writes large counts in scientific notation (8.1e+06): compare the values.
+    counted=$(sed -n 's/.*--> *\([0-9.eE+]*\) FDTD cells.*/\1/p' "$tmp/openems.log" | head -n 1)
+    [ -n "$counted" ] && counted=$(awk -v x="$counted" 'BEGIN { printf "%.0f", x }')
     [ -n "$mc" ] && [ -n "$secs" ] || fail "openEMS printed no speed: $(tail -n 1 "$tmp/openems.log")"
     [ "$counted" = "$cells" ] || fail "openEMS stepped $counted cells, not $cells"
     peer_row openEMS "${version:-unknown}" "multithreaded engine" f32 indexed "$threads" "$secs" "$mc"
