@@ -8,6 +8,7 @@
 #   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
 #   make fuzz       libFuzzer on the spec parser, the spec embedding and the CLI's size parser (clang), FUZZ_SECONDS each
+#   make cputime    build/cputime: one CPU kernel timed by its thread's CPU time
 # Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
 # NVCC (empty to build without CUDA), CUDA_ARCH (nvcc -gencode flags).
 
@@ -51,7 +52,7 @@ GPU_LIBS  :=
 endif
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(wildcard tests/test_*.c)))
 
-.PHONY: all bench test tune plots kernel fuzz clean peers
+.PHONY: all bench test tune plots kernel fuzz clean peers cputime
 all: $(BUILD)/fdtdbench
 
 $(BUILD)/fdtdbench: $(BUILD)/harness/main.o $(BUILD)/libfdtd.a
@@ -156,11 +157,16 @@ COEF      ?= array
 VARIANT   ?= $(if $(filter gpu,$(DEVICE)),baseline,plain)
 KERNEL_TEMPLATE = $(if $(filter gpu,$(DEVICE)),kernels_gpu/$(VARIANT).cu.in,kernels_cpu/$(VARIANT).c.in)
 # One kernel as a translation unit of its own, headed by its counts: it compiles with
-# `cc -c -Istencils` (CPU) or `nvcc -c -Istencils -Ikernels_gpu` (GPU).
+# `cc -c -Istencils -Ikernels_cpu` (CPU) or `nvcc -c -Istencils -Ikernels_gpu` (GPU).
 kernel: $(GEN)/generate
 	@test -n "$(SCHEME)" || { echo "make kernel: give SCHEME=name (one of: $(notdir $(basename $(SPECS))))"; exit 2; }
 	@test -f "$(KERNEL_TEMPLATE)" || { echo "make kernel: no variant '$(VARIANT)' for DEVICE=$(DEVICE) (one of: $(notdir $(basename $(basename $(if $(filter gpu,$(DEVICE)),$(GPU_TEMPLATES),$(CPU_TEMPLATES))))))"; exit 2; }
 	@$(GEN)/generate one $(KERNEL_TEMPLATE) $(SCHEME) $(or $(COMPONENT),hx) $(PRECISION) $(COEF) $(SPECS)
+
+# Thread-CPU-time of one CPU kernel (scripts/cputime.c): timings that hold on a busy machine.
+cputime: $(BUILD)/cputime
+$(BUILD)/cputime: scripts/cputime.c $(BUILD)/libfdtd.a
+	$(CC) $(ALLCFLAGS) -o $@ $< $(BUILD)/libfdtd.a $(GPU_LIBS) $(LDLIBS)
 
 FUZZ_SECONDS ?= 60
 FUZZFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(INCLUDES)

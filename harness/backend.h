@@ -26,6 +26,7 @@ struct device_desc {
     size_t cache_bytes;  /* last-level cache: rows whose arrays fit in a few times this are flagged */
     int max_threads;     /* CPU: OpenMP threads available; GPU: threads per block */
     int max_block[3];    /* GPU: per-dimension block limits; CPU: 0 */
+    char simd[32];       /* CPU: the kernels' vector width ("avx512: 64 bytes"); GPU: empty */
 };
 
 /* One field's halo refresh (harness/halo_rule.h): its interior size, strides, precision,
@@ -61,7 +62,10 @@ struct backend {
                        double *ms, char *why, size_t n);
     /* Launch once and wait; 0, or -1 with the reason (a failed launch). */
     int (*run_once)(kernel_fn fn, const struct kernel_args *a, char *why, size_t n);
-    void (*probe_bandwidth)(struct bandwidth *bw);
+    /* The better of `passes` timed runs of each of the probe's two copies. Its arrays are
+     * allocated (and warmed) on first use and kept, so that one-pass samples are short enough
+     * to interleave with a kernel's own samples (measure.c). */
+    void (*probe_bandwidth)(struct bandwidth *bw, int passes);
     /* Refreshes the halo of one field on the device, axis after axis over the whole padded
      * extent of the others (so edges and corners come right). 0, or -1 with the reason. */
     int (*refresh_halo)(void *field, const struct halo_args *h, char *why, size_t n);

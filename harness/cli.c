@@ -172,10 +172,12 @@ static void set_value(const struct cli_option *o, const char *value)
     }
 }
 
-void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
+int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
 {
-    struct option *lo = calloc((size_t)nopts + 2, sizeof *lo);
-    if (!lo) cli_fail("out of memory");
+    /* Static, not allocated: the option table is still reachable when an error exits. */
+    static struct option lo[CLI_MAX_OPTIONS + 2];
+    if (nopts > CLI_MAX_OPTIONS) cli_fail("%d options, at most %d", nopts, CLI_MAX_OPTIONS);
+    memset(lo, 0, sizeof lo);
     for (int i = 0; i < nopts; i++)
         lo[i] = (struct option){opts[i].name, opts[i].kind == CLI_FLAG ? no_argument : required_argument, NULL, 256 + i};
     lo[nopts] = (struct option){"help", no_argument, NULL, 'h'};
@@ -191,7 +193,12 @@ void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int 
         else
             cli_error("%s: unknown option '%s' (see fdtdbench %s --help)", argv[0], argv[optind - 1], argv[0]);
     }
-    if (optind < argc)
-        cli_error("%s: unexpected argument '%s' (see fdtdbench %s --help)", argv[0], argv[optind], argv[0]);
-    free(lo);
+    return optind;
+}
+
+void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv)
+{
+    int first = cli_parse_args(usage, opts, nopts, argc, argv);
+    if (first < argc)
+        cli_error("%s: unexpected argument '%s' (see fdtdbench %s --help)", argv[0], argv[first], argv[0]);
 }

@@ -48,6 +48,10 @@ struct cli_option {
 /* Parses argv (argv[0] is the command) into the options' destinations; --help prints usage and
  * the option lines and exits 0; anything wrong ends with one line and exit 2. */
 void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv);
+/* The same for a command that takes operands after its options (compare OLD.csv NEW.csv):
+ * returns the index in argv of the first operand (argc if none) instead of refusing them. */
+enum { CLI_MAX_OPTIONS = 64 }; /* options one command may have */
+int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, int argc, char **argv);
 #define CLI_NOPTS(table) ((int)(sizeof(table) / sizeof(table)[0]))
 
 #define CLI_OPT_DEVICE(dest) {"device", CLI_CHOICE, "cpu|gpu", "(cpu)", dest, 0, 0, device_names, 2}
@@ -84,5 +88,6 @@ int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_step(int argc, char **argv);
 int cmd_peers(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

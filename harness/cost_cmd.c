@@ -407,7 +407,7 @@ int cmd_cost(int argc, char **argv)
     struct results_file rf;
     char folder[256];
     snprintf(folder, sizeof folder, "%s/cost", machine);
-    if (results_open(&rf, o.results, folder, "cost")) return 1;
+    if (results_open_with(&rf, o.results, folder, "cost", NULL)) return 1; /* report() writes its header */
     report(&o, have_device ? &se : NULL, machine, memory, rf.f);
     if (results_close(&rf)) return 1;
     fprintf(stderr, "cost: wrote %s\n", rf.path);

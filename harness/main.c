@@ -24,6 +24,7 @@ static const struct {
     {"cost", cmd_cost, "what a phase-error budget costs each scheme here: resolution, memory, time"},
     {"tune", cmd_tune, "find and save the best GPU block shapes"},
     {"report", cmd_report, "results/README.md from the committed CSVs"},
+    {"compare", cmd_compare, "two results files row by row: faster, slower or within noise"},
 };
 
 static void usage(FILE *f)

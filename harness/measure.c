@@ -125,6 +125,30 @@ static void *upload_index(const struct backend *b, size_t cells, unsigned seed, 
 
 int memory_fits(double bytes, size_t memory_bytes) { return bytes <= (double)(memory_bytes / 10 * 8); }
 
+int cache_resident(const struct run_config *c, const struct device_desc *d)
+{
+    return d->cache_bytes && run_bytes(c) < 3 * d->cache_bytes;
+}
+
+int memory_cube(struct run_config c, const struct device_desc *d)
+{
+    int resident = 0;
+    for (int i = 0; i < scheme_count(); i++) {
+        c.scheme = scheme_at(i);
+        resident |= cache_resident(&c, d);
+    }
+    for (int n = c.grid[0]; resident; n++) {
+        int beyond = 1;
+        c.grid[0] = c.grid[1] = c.grid[2] = n;
+        for (int i = 0; i < scheme_count(); i++) {
+            c.scheme = scheme_at(i);
+            beyond &= run_bytes(&c) > 8 * d->cache_bytes;
+        }
+        if (beyond) return n;
+    }
+    return 0;
+}
+
 int run_fits(const struct run_config *c, const struct device_desc *d, char *why, size_t n)
 {
     size_t need = run_bytes(c);
@@ -352,8 +376,8 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
     return run_fits(c, d, why, n);
 }
 
-int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
-            const struct device_desc *d, struct run_result *r, char *why, size_t n)
+int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
+            struct run_result *r, char *why, size_t n)
 {
     const struct scheme *s = c->scheme;
     memset(r, 0, sizeof *r);
@@ -415,33 +439,67 @@ int measure(const struct backend *b, const struct run_config *c, const struct ba
             b->fill_random(tables[ntables++], INDEXED_MATERIALS, c->precision, 41 + g, 0.98 * db[g], db[g]);
     }
 
-    /* Batches long enough (>= ~20 ms) that timer and launch overheads vanish. */
+    /* Batches long enough (>= ~20 ms) that timer and launch overheads vanish. Each sample is
+     * one probe pass then one warm-up launch and a batch of the kernel (probe, kernel, probe,
+     * kernel, ...), so each kernel sample has a bandwidth figure from the same moment. */
     double once, *ms = malloc(sizeof(double) * (size_t)c->reps);
-    int rc = ms ? b->time_kernel(k->fn, &a, 1, 1, 1, &once, why, n) : -1;
-    if (rc == 0) {
-        r->batch = once >= 20 ? 1 : (int)ceil(20 / (once > 1e-4 ? once : 1e-4));
-        rc = b->time_kernel(k->fn, &a, r->batch, r->batch, c->reps, ms, why, n);
+    struct bandwidth *probes = malloc(sizeof *probes * (size_t)c->reps);
+    int rc = ms && probes ? b->time_kernel(k->fn, &a, 1, 1, 1, &once, why, n) : -1;
+    if (rc == 0) r->batch = once >= 20 ? 1 : (int)ceil(20 / (once > 1e-4 ? once : 1e-4));
+    for (int i = 0; rc == 0 && i < c->reps; i++) {
+        b->probe_bandwidth(&probes[i], 1);
+        rc = b->time_kernel(k->fn, &a, 1, r->batch, 1, &ms[i], why, n);
     }
     if (rc == 0) {
-        qsort(ms, (size_t)c->reps, sizeof *ms, cmp_double);
-        r->min_ms = ms[0];
-        r->max_ms = ms[c->reps - 1];
-        r->median_ms = c->reps % 2 ? ms[c->reps / 2] : 0.5 * (ms[c->reps / 2 - 1] + ms[c->reps / 2]);
-        r->cache_resident = d->cache_bytes && need < 3 * d->cache_bytes;
-        r->counts = scheme_counts(c->scheme, c->precision, c->coef);
+        r->cache_resident = cache_resident(c, d);
+        result_metrics(c, r, ms, probes, c->reps);
+        const struct bandwidth *bw = &r->bw; /* the probe samples' medians */
         int limit = r->cache_resident ? CACHE_LIMIT : DRAM_LIMIT;
-        const struct record m = {"measure", c, r, bw, d, NAN};
-        double gbs = bw ? metric_num(METRIC_gbs_effective, &m) : 0;
-        if (bw && bw->best_gbs > 0 && !(gbs <= limit * bw->best_gbs)) {
+        const struct record m = {"measure", c, r, d, NAN};
+        double gbs = metric_num(METRIC_gbs_effective, &m);
+        if (bw->best_gbs > 0 && !(gbs <= limit * bw->best_gbs)) {
             snprintf(why, n, "measurement error: %.4g GB/s effective is more than %d times the %.4g GB/s this "
                      "device's probe measured%s; row refused", gbs, limit, bw->best_gbs,
                      r->cache_resident ? " (cache-resident grid)" : "");
             rc = -1;
         }
     }
+    free(probes);
     free(ms);
     for (int i = 0; i < narrays; i++) b->release(arrays[i]);
     for (int i = 0; i < ntables; i++) b->release(tables[i]);
     if (index_dev) b->release(index_dev);
     return rc;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void result_metrics(const struct run_config *c, struct run_result *r, double *ms, const struct bandwidth *probes,
+                    int n)
+{
+    r->counts = scheme_counts(c->scheme, c->precision, c->coef);
+    /* The pairs first, before ms is sorted: ratio i is kernel sample i (its effective GB/s, as
+     * the metric table computes it) against probe sample i. */
+    double *pct = malloc(sizeof *pct * 3 * (size_t)n), *copy = pct + n, *second = pct + 2 * n;
+    if (!pct) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    for (int i = 0; i < n; i++) {
+        struct run_result sample = *r;
+        sample.median_ms = ms[i];
+        const struct record m = {"sample", c, &sample, NULL, NAN};
+        double gbs = metric_num(METRIC_gbs_effective, &m);
+        pct[i] = probes[i].best_gbs > 0 ? 100 * gbs / probes[i].best_gbs : 0;
+        copy[i] = probes[i].copy_gbs, second[i] = probes[i].second_gbs;
+    }
+    r->bw = probes[0];
+    r->bw.copy_gbs = median(copy, n), r->bw.second_gbs = median(second, n);
+    r->bw.best_gbs = r->bw.copy_gbs > r->bw.second_gbs ? r->bw.copy_gbs : r->bw.second_gbs;
+    r->pct_bw = median(pct, n);
+    r->pct_bw_spread = pct[n - 1] - pct[0];
+    free(pct);
+    r->median_ms = median(ms, n);
+    r->min_ms = ms[0], r->max_ms = ms[n - 1];
 }

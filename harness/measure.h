@@ -45,17 +45,24 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
 #define DRAM_LIMIT 3
 #define CACHE_LIMIT 30
 
-/* Verifies on verify_geometry(c), then times c on the full grid: warm-up, batches of launches sized
- * to last at least ~20 ms each, c->reps samples, median reported. 0, or -1 with why (a row
- * over the limits above is refused as a measurement error; bw is used for that check only, the
- * rates are metrics.h's). */
-int measure(const struct backend *b, const struct run_config *c, const struct bandwidth *bw,
-            const struct device_desc *d, struct run_result *r, char *why, size_t n);
+/* Verifies on verify_geometry(c), then times c on the full grid: c->reps samples, each a one-pass
+ * bandwidth probe followed by a warm-up launch and a batch of launches sized to last at least
+ * ~20 ms; medians reported (result_metrics). 0, or -1 with why (a row over the limits above,
+ * against the probe samples' medians, is refused as a measurement error). */
+int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
+            struct run_result *r, char *why, size_t n);
 
 /* Bytes of device memory a run of c needs (fields and coefficients with halos). */
 size_t run_bytes(const struct run_config *c);
 /* 1 if `bytes` fit in 80% of a device's memory (the rest is the runtime's and the system's). */
 int memory_fits(double bytes, size_t memory_bytes);
+/* 1 when a run of c fits within three times the device's last-level cache (its figures then
+ * measure the cache, not memory). */
+int cache_resident(const struct run_config *c, const struct device_desc *d);
+/* When c's grid is cache-resident for some scheme (at c's precision and storage), the smallest
+ * cube whose arrays exceed 8x the last-level cache for every scheme: where the tables measure
+ * memory on this machine. 0 when c's grid is beyond the cache for every scheme already. */
+int memory_cube(struct run_config c, const struct device_desc *d);
 /* 0 if a run of c fits in 80% of the device's memory, or -1 saying how much it needs. */
 int run_fits(const struct run_config *c, const struct device_desc *d, char *why, size_t n);
 

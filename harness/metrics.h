@@ -4,8 +4,8 @@
  * tables (report/) and the README's column glossary (fdtdbench list --columns) all come from it.
  *
  * Adding a column is one line in METRIC_COLUMNS: the value is NUM(expression) or TXT(string)
- * over `m`, a const struct record * (the row's table, config, result, bandwidth, device and
- * paper figure). A Markdown heading of NULL keeps the column out of the Markdown tables; a
+ * over `m`, a const struct record * (the row's table, config, result, device and paper
+ * figure). A Markdown heading of NULL keeps the column out of the Markdown tables; a
  * number that is NaN is written as an empty cell. */
 #ifndef HARNESS_METRICS_H
 #define HARNESS_METRICS_H
@@ -18,8 +18,7 @@
 struct record {
     const char *table;           /* bench table or sweep name: "table4", "sizes", "run" */
     const struct run_config *c;
-    const struct run_result *r;
-    const struct bandwidth *bw;  /* the probe of the same run, on the same device */
+    const struct run_result *r;  /* r->bw: the probe samples taken between the kernel's */
     const struct device_desc *d;
     double paper;                /* the paper's MCells/s for this row, NaN if none */
 };
@@ -81,18 +80,22 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
     X(gbs_effective, "GB/s", "%.6g", "GB/s effective", 1, "%.1f", "updates/s x compulsory bytes",                \
       NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.compulsory_bytes / 1e9))                            \
     X(bw_copy_gbs, "GB/s", "%.6g", NULL, 1, NULL,                                                                \
-      "this run's first bandwidth probe (bw_copy_name), bytes read + written", NUM(m->bw->copy_gbs))             \
+      "this run's first bandwidth probe (bw_copy_name), bytes read + written", NUM(m->r->bw.copy_gbs))           \
     X(bw_second_gbs, "GB/s", "%.6g", NULL, 1, NULL,                                                              \
-      "this run's second bandwidth probe (bw_second_name), bytes read + written", NUM(m->bw->second_gbs))        \
+      "this run's second bandwidth probe (bw_second_name), bytes read + written", NUM(m->r->bw.second_gbs))      \
     X(bw_copy_name, "", "%s", NULL, 1, NULL,                                                                     \
       "what the first probe is: STREAM copy on the same pinned threads (CPU), a copy kernel (GPU)",              \
-      TXT(m->bw->copy_name))                                                                                     \
+      TXT(m->r->bw.copy_name))                                                                                   \
     X(bw_second_name, "", "%s", NULL, 1, NULL,                                                                   \
       "what the second probe is: STREAM triad (CPU), cudaMemcpy device to device (GPU)",                         \
-      TXT(m->bw->second_name))                                                                                   \
+      TXT(m->r->bw.second_name))                                                                                 \
     X(pct_bw, "%", "%.4g", "% of measured BW", 1, "%.1f",                                                        \
-      "gbs_effective as a percentage of the better probe figure",                                                \
-      NUM(m->bw->best_gbs > 0 ? 100 * metric_num(METRIC_gbs_effective, m) / m->bw->best_gbs : 0))                \
+      "effective GB/s as a percentage of the better probe figure: the median over the samples of each kernel "   \
+      "sample against the probe sample taken just before it",                                                    \
+      NUM(m->r->pct_bw))                                                                                         \
+    X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f",                                             \
+      "max - min of those per-sample ratios: how far the machine drifted during the row",                        \
+      NUM(m->r->pct_bw_spread))                                                                                  \
     X(gflops, "GFLOP/s", "%.6g", "GFLOP/s", 1, "%.1f", "achieved GFLOP/s: updates/s x flops per update",         \
       NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.flops / 1e9))                                       \
     X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                   \
@@ -109,6 +112,8 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
     X(host, "", "%s", NULL, 1, NULL, "host name", TXT(m_host()))                                                 \
     X(compiler, "", "%s", NULL, 1, NULL, "compiler of the build", TXT(m_compiler()))                             \
     X(cflags, "", "%s", NULL, 1, NULL, "its flags", TXT(m_cflags()))                                             \
+    X(simd, "", "%s", NULL, 1, NULL, "CPU kernels' vector width (\"avx512: 64 bytes\"); empty on a GPU",         \
+      TXT(m->d->simd))                                                                                           \
     X(omp_bind, "", "%s", NULL, 1, NULL, "OMP_PROC_BIND/OMP_PLACES", TXT(m_omp_bind()))                          \
     X(git_commit, "", "%s", NULL, 1, NULL, "commit of the build (+dirty if the tree differed)", TXT(m_commit())) \
     X(date, "", "%s", NULL, 1, NULL, "when the row was measured (UTC)", TXT(m_date()))

@@ -28,7 +28,9 @@ void machine_slug(const struct device_desc *d, enum device dev, char *out, size_
 
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem)
 {
-    return results_open_with(rf, dir, machine, stem, NULL);
+    if (results_open_with(rf, dir, machine, stem, NULL)) return -1;
+    metrics_csv_header(rf->f);
+    return 0;
 }
 
 int results_open_with(struct results_file *rf, const char *dir, const char *machine, const char *stem,
@@ -46,7 +48,6 @@ int results_open_with(struct results_file *rf, const char *dir, const char *mach
     rf->f = rf->out.f;
     rf->path = rf->out.name;
     if (columns) fprintf(rf->f, "%s\n", columns);
-    else metrics_csv_header(rf->f);
     return 0;
 }
 
@@ -70,9 +71,9 @@ void results_abort(struct results_file *rf)
 }
 
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
-                 const struct bandwidth *bw, const struct device_desc *d, double paper_mcells)
+                 const struct device_desc *d, double paper_mcells)
 {
-    struct record m = {table, c, r, bw, d, paper_mcells < 0 ? NAN : paper_mcells};
+    struct record m = {table, c, r, d, paper_mcells < 0 ? NAN : paper_mcells};
     metrics_csv_row(f, &m);
 }
 

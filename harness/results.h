@@ -26,10 +26,19 @@ struct run_result {
     double min_ms, median_ms, max_ms;  /* per kernel launch (one update of the grid) */
     int batch;                         /* launches per timed sample */
     int threads;                       /* as used */
+    double pct_bw;                     /* median of the per-sample ratios to the probe sample before each */
+    double pct_bw_spread;              /* max - min of those ratios */
+    struct bandwidth bw;               /* medians of the probe samples taken between the kernel's */
     struct counts counts;              /* per update; rates and ratios: metrics.h */
     int cache_resident;                /* arrays fit within a few times the last-level cache */
     int verified;                      /* 1: matched the reference before timing */
 };
+
+/* The measured figures from n kernel samples (ms per launch) and the n probe samples taken each
+ * just before its kernel sample: times, the probe's medians, and pct_bw as the median of the n
+ * per-pair ratios with their spread (DESIGN.md, metrics). Sorts ms. The other rates: metrics.h. */
+void result_metrics(const struct run_config *c, struct run_result *r, double *ms, const struct bandwidth *probes,
+                    int n);
 
 /* An open results file: a temporary file (outfile.h) until results_close names it. */
 struct results_file {
@@ -42,7 +51,7 @@ struct results_file {
 /* Opens a results file for RESULTS/<machine>/<stem>-<date>.csv and writes the header. Returns 0,
  * or -1 with the reason printed. */
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem);
-/* The same with another header line (the step command's columns; NULL: metrics.h's). */
+/* The same with another header line (the step command's columns), or none (NULL: the caller writes its own). */
 int results_open_with(struct results_file *rf, const char *dir, const char *machine, const char *stem,
                       const char *columns);
 /* Flushes and checks the rows written so far; on a write error prints why, removes the file and
@@ -55,10 +64,10 @@ void results_abort(struct results_file *rf); /* removes the temporary file */
 /* One CSV row of the columns of metrics.h; paper_mcells < 0 leaves that column empty. Also
  * usable with stdout. */
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
-                 const struct bandwidth *bw, const struct device_desc *d, double paper_mcells);
+                 const struct device_desc *d, double paper_mcells);
 
 /* The context columns that end every row, device_name to date of metrics.h (the step rows end with them too). */
-#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,omp_bind,git_commit,date"
+#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,simd,omp_bind,git_commit,date"
 void results_context(FILE *f, const struct device_desc *d);
 
 /* A folder name for a device: "cpu-amd-epyc-7b13", "gpu-nvidia-h100-80gb-hbm3". */

@@ -73,7 +73,7 @@ static void print_result(const struct session *s, const struct run_config *c, co
     if (c->device == DEV_CPU) printf(" threads %d", r->threads);
     if (c->nodes > 1) printf(" nodes %d", c->nodes);
     printf(": verified\n");
-    struct record m = {"run", c, r, &s->bw, &s->desc, NAN};
+    struct record m = {"run", c, r, &s->desc, NAN};
     metrics_text(stdout, &m);
 }
 
@@ -114,10 +114,10 @@ int cmd_run(int argc, char **argv)
     session_bandwidth(&s, o.threads);
     struct run_result r;
     char why[512];
-    if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) cli_fail("%s", why);
+    if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) cli_fail("%s", why);
     if (o.csv) {
         metrics_csv_header(stdout);
-        results_row(stdout, "run", &c, &r, &s.bw, &s.desc, -1);
+        results_row(stdout, "run", &c, &r, &s.desc, -1);
     } else {
         session_print(&s, stdout);
         print_result(&s, &c, &r);
@@ -228,16 +228,15 @@ int cmd_sweep(int argc, char **argv)
                         struct run_result r;
                         char why[512];
                         done++;
-                        if (measure(s.b, &c, &s.bw, &s.desc, &r, why, sizeof why)) {
+                        if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) {
                             fprintf(stderr, "[%d/%d] %s %s %dx%dx%d: SKIPPED: %s\n", done, total, c.scheme->name,
                                     component_names[c.component], c.grid[0], c.grid[1], c.grid[2], why);
                             failed++;
                             continue;
                         }
-                        results_row(rf.f, name, &c, &r, &s.bw, &s.desc, -1);
+                        results_row(rf.f, name, &c, &r, &s.desc, -1);
                         results_check(&rf);
-                        fflush(rf.f);
-                        struct record m = {name, &c, &r, &s.bw, &s.desc, NAN};
+                        struct record m = {name, &c, &r, &s.desc, NAN};
                         double elapsed = difftime(time(NULL), start);
                         fprintf(stderr, "[%d/%d] %s %s %dx%dx%d block %dx%dx%d threads %d: %.4g MCells/s, %.1f%% bw (ETA %.0f s)\n",
                                 done, total, c.scheme->name, component_names[c.component], c.grid[0], c.grid[1],

@@ -26,7 +26,7 @@ void session_bandwidth(struct session *s, int threads)
     if (s->bw_threads == t) return;
     fprintf(stderr, "probing %s bandwidth%s...\n", device_names[s->device],
             s->device == DEV_CPU ? (t == 1 ? " on 1 thread" : " on all threads") : "");
-    s->b->probe_bandwidth(&s->bw);
+    s->b->probe_bandwidth(&s->bw, 7);
     s->bw_threads = t;
     fprintf(stderr, "  %s %.1f GB/s, %s %.1f GB/s (bytes read + written)\n", s->bw.copy_name, s->bw.copy_gbs,
             s->bw.second_name, s->bw.second_gbs);
@@ -34,8 +34,8 @@ void session_bandwidth(struct session *s, int threads)
 
 void session_print(const struct session *s, FILE *f)
 {
-    fprintf(f, "%s: %s (%s)%s%s\n", device_names[s->device], s->desc.name, s->desc.detail,
-            s->desc.driver[0] ? ", driver " : "", s->desc.driver);
+    fprintf(f, "%s: %s (%s)%s%s%s%s\n", device_names[s->device], s->desc.name, s->desc.detail,
+            s->desc.driver[0] ? ", driver " : "", s->desc.driver, s->desc.simd[0] ? ", kernels " : "", s->desc.simd);
     if (s->bw_threads >= 0)
         fprintf(f, "measured bandwidth%s: %s %.1f GB/s, %s %.1f GB/s\n",
                 s->device == DEV_CPU ? (s->bw_threads == 1 ? " (1 thread)" : " (all threads)") : "",

@@ -184,6 +184,16 @@ static int gpu_variants(const char **out, int max)
     return n;
 }
 
+/* The tuned-file key of one kernel (no launch yet). */
+static struct tuned_entry kernel_key(const char *variant, const struct scheme *s, int component, int precision,
+                                     int coef)
+{
+    struct tuned_entry e = {.component = component, .precision = precision, .coef = coef};
+    snprintf(e.scheme, sizeof e.scheme, "%s", s->name);
+    snprintf(e.variant, sizeof e.variant, "%s", variant);
+    return e;
+}
+
 /* What one search step needs to measure a launch and keep the best. */
 struct search {
     struct session *s;
@@ -209,15 +219,15 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
                                 .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = q->reps, .nodes = c->nodes[i]};
         struct run_result r;
         q->done++;
-        if (measure(q->s->b, &rc, &q->s->bw, &q->s->desc, &r, why, sizeof why)) {
+        if (measure(q->s->b, &rc, &q->s->desc, &r, why, sizeof why)) {
             fprintf(stderr, "%stune: %s %s %s block %dx%dx%d, %d nodes FAILED: %s\n", q->tty ? "\r\033[K" : "", e->variant,
                     e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes, why);
             q->failed++;
             continue;
         }
-        results_row(q->rf->f, "blocks", &rc, &r, &q->s->bw, &q->s->desc, -1);
+        results_row(q->rf->f, "blocks", &rc, &r, &q->s->desc, -1);
         results_check(q->rf);
-        struct record m = {"blocks", &rc, &r, &q->s->bw, &q->s->desc, NAN};
+        struct record m = {"blocks", &rc, &r, &q->s->desc, NAN};
         if (r.verified && metric_num(METRIC_mcells_per_s, &m) > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
             e->nodes = rc.nodes;
@@ -227,7 +237,7 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
             improved = 1;
         }
         if (q->tty)
-            fprintf(stderr, "\r\033[K[%d measured, %s] %s %s %s %dx%dx%d x%d ...", q->done, "searching", e->variant,
+            fprintf(stderr, "\r\033[K[%d measured] %s %s %s %dx%dx%d x%d ...", q->done, e->variant,
                     e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes);
     }
     return improved;
@@ -322,9 +332,7 @@ int cmd_tune(int argc, char **argv)
     for (int vi = 0; vi < nv; vi++)
         for (int si = 0; si < ns; si++)
             for (int ci = 0; ci < nc; ci++) {
-                struct tuned_entry e = {.component = cl[ci], .precision = precision, .coef = coef};
-                snprintf(e.scheme, sizeof e.scheme, "%s", sl[si]->name);
-                snprintf(e.variant, sizeof e.variant, "%s", vl[vi]);
+                struct tuned_entry e = kernel_key(vl[vi], sl[si], cl[ci], precision, coef);
                 if (!force && table_find(&table, &e)) nreused++;
                 else todo[ntodo++] = e;
             }
@@ -350,13 +358,11 @@ int cmd_tune(int argc, char **argv)
                 precision_names[precision], coef_names[coef]);
     }
     q.start = now_s();
-    for (int t = 0; t < ntodo; t++) {
+    for (int t = 0, first = 0; t < ntodo; t++) {
         struct tuned_entry *e = &todo[t];
-        /* The sibling: the first component tuned for this variant and scheme. */
-        const struct tuned_entry *sibling = t > 0 && !strcmp(todo[t - 1].variant, e->variant) &&
-                                                    !strcmp(todo[t - 1].scheme, e->scheme) ? &todo[t - 1] : NULL;
-        while (sibling && sibling > todo && !strcmp(sibling[-1].variant, e->variant) && !strcmp(sibling[-1].scheme, e->scheme))
-            sibling--;
+        /* The sibling: the first component tuned for this variant and scheme (todo is in that order). */
+        if (strcmp(todo[first].variant, e->variant) || strcmp(todo[first].scheme, e->scheme)) first = t;
+        const struct tuned_entry *sibling = first < t ? &todo[first] : NULL;
         if (given.n) {
             e->mcells_per_s = -1;
             try_launches(&q, e, &given);
@@ -386,9 +392,7 @@ int cmd_tune(int argc, char **argv)
     for (int vi = 0; vi < nv; vi++)
         for (int si = 0; si < ns; si++)
             for (int ci = 0; ci < nc; ci++) {
-                struct tuned_entry key = {.component = cl[ci], .precision = precision, .coef = coef};
-                snprintf(key.scheme, sizeof key.scheme, "%s", sl[si]->name);
-                snprintf(key.variant, sizeof key.variant, "%s", vl[vi]);
+                const struct tuned_entry key = kernel_key(vl[vi], sl[si], cl[ci], precision, coef);
                 const struct tuned_entry *e = table_find(&table, &key);
                 if (e) tuned_print(stdout, e);
             }

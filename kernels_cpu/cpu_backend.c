@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "simd.h"
 
 static int cpu_available(char *why, size_t n)
 {
@@ -119,6 +120,7 @@ static void cpu_describe(struct device_desc *d)
     d->cache_bytes = last_level_cache();
     snprintf(d->detail, sizeof d->detail, "%d threads (%ld online CPUs); last-level cache %zu KiB",
              d->max_threads, sysconf(_SC_NPROCESSORS_ONLN), d->cache_bytes >> 10);
+    snprintf(d->simd, sizeof d->simd, "%s: %d bytes", SIMD_NAME, SIMD_BYTES);
 }
 
 static void *cpu_alloc(size_t bytes)
@@ -198,23 +200,38 @@ static int cpu_run_once(kernel_fn fn, const struct kernel_args *a, char *why, si
     return 0;
 }
 
-/* STREAM's copy (c = a) and triad (b = a + s*c) on doubles, best of several passes, counting
- * bytes read plus written as STREAM does (write-allocate traffic not counted). */
-static void cpu_probe_bandwidth(struct bandwidth *bw)
+/* STREAM's copy (c = a) and triad (b = a + s*c) on doubles, the better of `passes` runs each,
+ * counting bytes read plus written as STREAM does (write-allocate traffic not counted). The
+ * arrays, at least 8x the cache, are first touched and warmed once, then kept for later samples
+ * on as many threads (another count touches them anew: on NUMA machines pages live where first
+ * touched). */
+static void cpu_probe_bandwidth(struct bandwidth *bw, int passes)
 {
-    size_t cache = last_level_cache();
-    size_t n = (size_t)1 << 25; /* 256 MiB per array... */
-    while (n * sizeof(double) < 8 * cache) n *= 2; /* ...and at least 8x the cache */
-    double *a = cpu_alloc(n * sizeof *a), *b = cpu_alloc(n * sizeof *b), *c = cpu_alloc(n * sizeof *c);
-    if (!a || !b || !c) {
-        fprintf(stderr, "fdtdbench: cannot allocate the bandwidth probe's arrays (3 x %zu MiB)\n",
-                n * sizeof *a >> 20);
-        exit(1);
+    static double *a, *b, *c;
+    static size_t n;
+    static int touched_by;
+    int first = 0; /* pass -1, after the first touch, is a warm-up */
+    if (a && touched_by != omp_get_max_threads()) {
+        free(a), free(b), free(c);
+        a = b = c = NULL;
     }
+    if (!a) {
+        touched_by = omp_get_max_threads();
+        size_t cache = last_level_cache();
+        n = (size_t)1 << 25; /* 256 MiB per array... */
+        while (n * sizeof(double) < 8 * cache) n *= 2; /* ...and at least 8x the cache */
+        a = cpu_alloc(n * sizeof *a), b = cpu_alloc(n * sizeof *b), c = cpu_alloc(n * sizeof *c);
+        if (!a || !b || !c) {
+            fprintf(stderr, "fdtdbench: cannot allocate the bandwidth probe's arrays (3 x %zu MiB)\n",
+                    n * sizeof *a >> 20);
+            exit(1);
+        }
 #pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) a[i] = 1.0, b[i] = 2.0, c[i] = 0.0;
+        for (size_t i = 0; i < n; i++) a[i] = 1.0, b[i] = 2.0, c[i] = 0.0;
+        first = -1;
+    }
     double best_copy = 1e30, best_triad = 1e30;
-    for (int pass = 0; pass < 8; pass++) {
+    for (int pass = first; pass < passes; pass++) {
         double t0 = omp_get_wtime();
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < n; i++) c[i] = a[i];
@@ -222,10 +239,9 @@ static void cpu_probe_bandwidth(struct bandwidth *bw)
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < n; i++) b[i] = a[i] + 3.0 * c[i];
         double t2 = omp_get_wtime();
-        if (pass > 0) { /* the first pass is the warm-up */
-            best_copy = t1 - t0 < best_copy ? t1 - t0 : best_copy;
-            best_triad = t2 - t1 < best_triad ? t2 - t1 : best_triad;
-        }
+        if (pass < 0) continue;
+        best_copy = t1 - t0 < best_copy ? t1 - t0 : best_copy;
+        best_triad = t2 - t1 < best_triad ? t2 - t1 : best_triad;
     }
     if (c[n / 2] != 1.0 || b[n / 2] != 4.0) fprintf(stderr, "fdtdbench: warning: bandwidth probe's check failed\n");
     bw->copy_name = "STREAM copy";
@@ -234,7 +250,6 @@ static void cpu_probe_bandwidth(struct bandwidth *bw)
     bw->second_gbs = 3.0 * n * sizeof(double) / best_triad / 1e9;
     bw->best_gbs = bw->copy_gbs > bw->second_gbs ? bw->copy_gbs : bw->second_gbs;
     bw->bytes = n * sizeof(double);
-    free(a), free(b), free(c);
 }
 
 int cpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n); /* halo.c */

@@ -236,12 +236,12 @@ static __global__ void copy_kernel(float4 *__restrict__ dst, const float4 *__res
         dst[i] = src[i];
 }
 
-/* Best (shortest) time in ms of `repeats` runs of one copy, after one warm-up run. */
-static double best_ms(int kernel, void *dst, const void *src, size_t bytes, cudaEvent_t e0, cudaEvent_t e1)
+/* Best (shortest) time in ms of `passes` runs of one copy, after a warm-up run if `warm`. */
+static double best_ms(int kernel, void *dst, const void *src, size_t bytes, int passes, int warm, cudaEvent_t e0,
+                      cudaEvent_t e1)
 {
-    const int repeats = 10;
     double best = 1e30;
-    for (int r = 0; r <= repeats; r++) {
+    for (int r = -warm; r < passes; r++) {
         float t;
         check(cudaEventRecord(e0), "cudaEventRecord");
         if (kernel) {
@@ -253,7 +253,7 @@ static double best_ms(int kernel, void *dst, const void *src, size_t bytes, cuda
         check(cudaEventRecord(e1), "cudaEventRecord");
         check(cudaEventSynchronize(e1), "bandwidth probe");
         check(cudaEventElapsedTime(&t, e0, e1), "cudaEventElapsedTime");
-        if (r > 0 && t < best) best = t; /* run 0 is the warm-up */
+        if (r >= 0 && t < best) best = t;
     }
     return best;
 }
@@ -268,34 +268,39 @@ static void check_copy(const void *dst, const void *src, size_t bytes, const cha
 }
 
 /* A copy kernel (16-byte loads and stores) and cudaMemcpy device to device, each the best of
- * several runs, counting bytes read plus written. Arrays of 1 GiB each, far beyond the L2,
- * or a quarter of the free memory if that is less. */
-static void gpu_probe_bandwidth(struct bandwidth *bw)
+ * `passes` runs, counting bytes read plus written. Arrays of 1 GiB each, far beyond the L2,
+ * or a quarter of the free memory if that is less; allocated, filled and warmed on first use,
+ * then kept for later samples. */
+static void gpu_probe_bandwidth(struct bandwidth *bw, int passes)
 {
-    size_t free_b = 0, total = 0;
-    check(cudaMemGetInfo(&free_b, &total), "cudaMemGetInfo");
-    size_t bytes = (size_t)1 << 30;
-    if (bytes > free_b / 4) bytes = free_b / 4 / (1 << 20) * (1 << 20);
-    if (bytes < (1 << 20)) {
-        fprintf(stderr, "fdtdbench: GPU bandwidth probe: only %zu MiB free on the GPU\n", free_b >> 20);
-        exit(2);
+    static void *src, *dst;
+    static size_t bytes;
+    int warm = 0;
+    if (!src) {
+        size_t free_b = 0, total = 0;
+        check(cudaMemGetInfo(&free_b, &total), "cudaMemGetInfo");
+        bytes = (size_t)1 << 30;
+        if (bytes > free_b / 4) bytes = free_b / 4 / (1 << 20) * (1 << 20);
+        if (bytes < (1 << 20)) {
+            fprintf(stderr, "fdtdbench: GPU bandwidth probe: only %zu MiB free on the GPU\n", free_b >> 20);
+            exit(2);
+        }
+        check(cudaMalloc(&src, bytes), "cudaMalloc (bandwidth probe)");
+        check(cudaMalloc(&dst, bytes), "cudaMalloc (bandwidth probe)");
+        gpu_fill_random(src, bytes / sizeof(float), F32, 1, -1, 1); /* not zeros */
+        warm = 1;
     }
-    void *src, *dst;
-    check(cudaMalloc(&src, bytes), "cudaMalloc (bandwidth probe)");
-    check(cudaMalloc(&dst, bytes), "cudaMalloc (bandwidth probe)");
-    gpu_fill_random(src, bytes / sizeof(float), F32, 1, -1, 1); /* not zeros */
     cudaEvent_t e0, e1;
     check(cudaEventCreate(&e0), "cudaEventCreate");
     check(cudaEventCreate(&e1), "cudaEventCreate");
-    double kernel_ms = best_ms(1, dst, src, bytes, e0, e1);
+    check(cudaMemset(dst, 0, bytes), "cudaMemset");
+    double kernel_ms = best_ms(1, dst, src, bytes, passes, warm, e0, e1);
     check_copy(dst, src, bytes, "copy kernel");
     check(cudaMemset(dst, 0, bytes), "cudaMemset");
-    double memcpy_ms = best_ms(0, dst, src, bytes, e0, e1);
+    double memcpy_ms = best_ms(0, dst, src, bytes, passes, warm, e0, e1);
     check_copy(dst, src, bytes, "cudaMemcpy");
     check(cudaEventDestroy(e0), "cudaEventDestroy");
     check(cudaEventDestroy(e1), "cudaEventDestroy");
-    check(cudaFree(src), "cudaFree");
-    check(cudaFree(dst), "cudaFree");
     bw->copy_name = "copy kernel";
     bw->second_name = "cudaMemcpy D2D";
     bw->copy_gbs = 2.0 * bytes / (kernel_ms * 1e-3) / 1e9;

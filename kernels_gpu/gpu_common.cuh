@@ -38,4 +38,15 @@ static inline int block_in_limits(const int b[3], int max_threads, char *why, si
     return -1;
 }
 
+/* Variants whose blocks march `nodes` planes: 0 if the grid needs at most 65535 blocks in y
+ * and in z, else -1 saying why. */
+static inline int marching_grid_fits(const struct kernel_args *a, int nodes, char *why, size_t n)
+{
+    const int *b = a->block;
+    if (blocks_for(a->ny, b[1]) <= GRID_YZ_MAX && blocks_for(a->nz, nodes) <= GRID_YZ_MAX) return 0;
+    snprintf(why, n, "grid %dx%dx%d needs more than %ld blocks in y or z with block %dx%dx%d and %d nodes", a->nx, a->ny,
+             a->nz, GRID_YZ_MAX, b[0], b[1], b[2], nodes);
+    return -1;
+}
+
 #endif

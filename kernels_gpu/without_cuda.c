@@ -53,7 +53,7 @@ static int none_run_once(kernel_fn fn, const struct kernel_args *a, char *why, s
     (void)fn, (void)a;
     return none_fails(why, n);
 }
-static void none_probe(struct bandwidth *bw) { (void)bw, none(); }
+static void none_probe(struct bandwidth *bw, int passes) { (void)bw, (void)passes, none(); }
 static int none_halo(void *f, const struct halo_args *h, char *why, size_t n)
 {
     (void)f, (void)h;

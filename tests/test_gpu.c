@@ -203,7 +203,7 @@ static void test_bandwidth_probe(void)
 {
     NEED_GPU();
     struct bandwidth bw = {0};
-    gpu->probe_bandwidth(&bw);
+    gpu->probe_bandwidth(&bw, 3);
     printf("  %s %.1f GB/s, %s %.1f GB/s, arrays of %zu MiB\n", bw.copy_name, bw.copy_gbs, bw.second_name,
            bw.second_gbs, bw.bytes >> 20);
     /* From a laptop GPU to beyond any HBM today: anything else is a wrong count or timer. */
@@ -211,6 +211,10 @@ static void test_bandwidth_probe(void)
     CHECK(bw.second_gbs > 20 && bw.second_gbs < 50000, "cudaMemcpy %g GB/s", bw.second_gbs);
     CHECK(bw.best_gbs == (bw.copy_gbs > bw.second_gbs ? bw.copy_gbs : bw.second_gbs), "best is not the better");
     CHECK(bw.bytes >= (1 << 20) && bw.copy_name && bw.second_name, "probe description incomplete");
+    /* A one-pass sample reuses the kept arrays (measure.c interleaves them with kernel samples). */
+    struct bandwidth one = {0};
+    gpu->probe_bandwidth(&one, 1);
+    CHECK(one.bytes == bw.bytes && one.best_gbs > 20 && one.best_gbs < 50000, "one-pass sample %g GB/s", one.best_gbs);
 }
 
 int main(void)

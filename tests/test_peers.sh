@@ -6,6 +6,7 @@
 B=${FDTDBENCH:-build/fdtdbench}
 mkdir -p "$tmp/bin"
 export PATH="$tmp/bin:$PATH"
+export PEERS_INSTALL=0 # a test never installs packages (nor waits on a package mirror)
 # fake NAME BODY: a stand-in peer
 fake() { printf '#!/bin/sh\n%s\n' "$2" >"$tmp/bin/$1" && chmod +x "$tmp/bin/$1"; }
 good_openems='echo " | openEMS 64bit -- version v9.8.7"; echo "FDTD simulation size: 8x8x8 --> 512 FDTD cells"

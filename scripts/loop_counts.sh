@@ -1,0 +1,66 @@
+#!/bin/sh
+# Counts what a CPU kernel's vector loop issues, from its machine code: counts that no other
+# process on the machine can change (timings here can be noisy; VMs hide the hardware counters).
+#   sh scripts/loop_counts.sh BUILD KERNEL...     e.g. build k_fv24_hx_f32_array_plain
+# For each kernel: its main vector loops (innermost loops at its widest vector width; a kernel
+# in two passes has two), and per vector of updates: instructions, vector loads (memory
+# operands read by a vector instruction), scalar loads (spilled pointers and the like),
+# stores; then loads and instructions per update.
+set -eu
+[ $# -ge 2 ] || { echo "usage: sh scripts/loop_counts.sh BUILD KERNEL..."; exit 2; }
+build=$1
+shift
+objs=$(ls "$build"/gen/cpu_*.o 2>/dev/null) || { echo "loop_counts: no $build/gen/cpu_*.o (build first)"; exit 2; }
+for k in "$@"; do
+    # shellcheck disable=SC2086
+    objdump -d --no-show-raw-insn $objs | awk -v name="$k" '
+    function hex(h,   v, i) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
+    /^[0-9a-f]+ <.*>:$/ {  # the kernel, its _run entry, and their OpenMP bodies
+        on = 0
+        for (x = 0; x < 2; x++) {
+            fn = name (x ? "_run" : "")
+            on = on || index($0, "<" fn ".") > 0 || index($0, "<" fn ">") > 0
+        }
+        next
+    }
+    on && /^ +[0-9a-f]+:\t/ {
+        split($0, f, "\t"); gsub(/ /, "", f[1]); n++; at[n] = hex(substr(f[1], 1, length(f[1]) - 1)); ins[n] = f[2]
+    }
+    END {
+        if (!n) { print name ": not found"; exit 1 }
+        # Innermost loops (a backward branch with none inside), by the widest vector register
+        # they use; the main loops are those at the widest width of the kernel.
+        nl = 0; widest = 0
+        for (i = 1; i <= n; i++) {
+            if (ins[i] !~ /^j/ || ins[i] ~ /^jmp/) continue
+            if (!match(ins[i], /[0-9a-f]+ </)) continue
+            target = hex(substr(ins[i], RSTART, RLENGTH - 2))
+            if (target >= at[i]) continue
+            for (s = i; s > 1 && at[s] > target; s--) ;
+            inner = 1; w = 0
+            for (j = s; j < i; j++) {
+                if (ins[j] ~ /^j/ && ins[j] !~ /^jmp/) inner = 0
+                if (ins[j] ~ /zmm/) w = 64; else if (ins[j] ~ /ymm/ && w < 32) w = 32; else if (ins[j] ~ /xmm/ && w < 16) w = 16
+            }
+            if (!inner || !w) continue
+            nl++; from[nl] = s; to[nl] = i; lw[nl] = w
+            if (w > widest) widest = w
+        }
+        if (!widest) { print name ": no vector loop"; exit 1 }
+        total = vload = sload = store = loops = 0; width = widest
+        for (l = 1; l <= nl; l++) {
+            if (lw[l] != widest) continue
+            loops++
+            for (j = from[l]; j <= to[l]; j++) {
+                x = ins[j]; total++
+                if (x ~ /^(lea|nop)/ || x !~ /\(/) continue
+                sub(/ +$/, "", x)
+                if (x ~ /\)$/) { store++; continue }       # memory is the destination
+                if (x ~ /%[xyz]mm/ && x !~ /^vmovq/) vload++; else sload++
+            }
+        }
+        lanes = width / (name ~ /_f64_/ ? 8 : 4)
+        printf "%-36s %d loop(s): %3d instructions, %2d vector loads, %2d scalar loads, %d stores per %d-byte vector (%d updates): %.2f loads, %.2f instructions per update\n",
+               name, loops, total, vload, sload, store, width, lanes, (vload + sload) / lanes, total / lanes
+    }'
+done

@@ -1,0 +1,88 @@
+#!/bin/sh
+# fdtdbench compare on small synthetic CSVs: rows matched by configuration (not by order, and
+# a different variant is a different row), ratios of throughput and pct_bw, and verdicts that
+# respect the wider of the two spreads (pct_bw_spread, or the time range in older files).
+# FDTDBENCH is the binary (tests/run.sh sets it).
+bin=${FDTDBENCH:-build/fdtdbench}
+. tests/shlib.sh
+
+summary() {
+    echo "test_compare.sh: $passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+    exit
+}
+
+if [ ! -x "$bin" ]; then
+    echo "SKIP all: $bin not built"
+    skipped=1
+    summary
+fi
+
+head="table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,nodes,threads,min_ms,median_ms,max_ms,updates_per_s,pct_bw,pct_bw_spread"
+cfg="cpu,f32,array,plain,300,300,300,0x0x1,1,2"
+# OLD and NEW hold the same configurations in different orders. fv24: +10 points against
+# spreads 4 and 5: faster. s22: -10 against 2 and 3: slower. s44: +4 against 6 and 2: within
+# noise (the wider spread counts). yee: only in OLD; fv24wb: only in NEW; fv24 zcol: another
+# variant, so another row.
+cat >"$tmp/old.csv" <<EOF
+$head
+t,fv24,hx,$cfg,10,10,10,1e9,50,4
+t,s22,hx,$cfg,10,10,10,1e9,60,2
+t,s44,hx,$cfg,10,10,10,1e9,50,6
+t,yee,hx,$cfg,10,10,10,1e9,90,1
+EOF
+cat >"$tmp/new.csv" <<EOF
+$head
+t,s44,hx,$cfg,10,10,10,1.1e9,54,2
+t,fv24,hx,cpu,f32,array,zcol,300,300,300,0x0x1,1,2,10,10,10,5e9,99,1
+t,s22,hx,$cfg,10,10,10,0.8e9,50,3
+t,fv24wb,hx,$cfg,10,10,10,1e9,70,1
+t,fv24,hx,$cfg,10,10,10,1.2e9,60,5
+EOF
+out=$("$bin" compare "$tmp/old.csv" "$tmp/new.csv" 2>&1)
+rc=$?
+row() { echo "$out" | grep "^| t $1 hx cpu f32 array $2 " ; }
+f=
+[ $rc -eq 0 ] || f="exit status $rc: $out"
+row fv24 plain | grep -q "| 1.200 | 50.0 (4.0) | 60.0 (5.0) | 1.200 | faster |" || f="$f
+fv24: $(row fv24 plain)"
+row s22 plain | grep -q "| 0.800 | .* | 0.833 | slower |" || f="$f
+s22: $(row s22 plain)"
+row s44 plain | grep -q "| within noise |" || f="$f
+s44: $(row s44 plain)"
+[ -z "$(row fv24 zcol)" ] || f="$f
+a zcol row was matched with a plain one"
+echo "$out" | grep -q "^only in OLD: t yee hx" || f="$f
+yee not listed as only in OLD"
+echo "$out" | grep -q "^only in NEW: t fv24 hx cpu f32 array zcol" || f="$f
+zcol not listed as only in NEW"
+echo "$out" | grep -q "^1 faster, 1 slower, 1 within noise; 1 only in OLD, 2 only in NEW$" || f="$f
+summary: $(echo "$out" | tail -n 1)"
+result verdicts_by_configuration "$f"
+
+# A file from before pct_bw_spread: the spread is pct_bw scaled by the time range,
+# 50 * (11 - 9) / 10 = 10 points, so +8 is within noise, and +12 is not.
+old_head="table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,threads,min_ms,median_ms,max_ms,updates_per_s,pct_bw"
+printf '%s\nt,fv24,hx,%s,9,10,11,1e9,50\n' "$old_head" "cpu,f32,array,plain,300,300,300,0x0x1,2" >"$tmp/older.csv"
+printf '%s\nt,fv24,hx,%s,10,10,10,1e9,58,1\n' "$head" "$cfg" >"$tmp/a.csv"
+printf '%s\nt,fv24,hx,%s,10,10,10,1e9,62,1\n' "$head" "$cfg" >"$tmp/b.csv"
+f=
+"$bin" compare "$tmp/older.csv" "$tmp/a.csv" | grep -q "50.0 (10.0) | 58.0 (1.0) | .* | within noise |" || f="+8: $("$bin" compare "$tmp/older.csv" "$tmp/a.csv" 2>&1)"
+"$bin" compare "$tmp/older.csv" "$tmp/b.csv" | grep -q "| faster |" || f="$f
++12: $("$bin" compare "$tmp/older.csv" "$tmp/b.csv" 2>&1)"
+result spread_from_times_in_older_files "$f"
+
+# Bad input: one line, exit status 2.
+printf 'table,scheme\nt,fv24\n' >"$tmp/bad.csv"
+"$bin" compare "$tmp/bad.csv" "$tmp/new.csv" >/dev/null 2>"$tmp/err"
+rc=$?
+f=
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "no column 'component'" "$tmp/err" || f="exit $rc: $(cat "$tmp/err")"
+result missing_column_refused "$f"
+"$bin" compare "$tmp/old.csv" >/dev/null 2>"$tmp/err"
+rc=$?
+f=
+[ $rc -eq 2 ] && grep -q "needs OLD.csv and NEW.csv" "$tmp/err" || f="exit $rc: $(cat "$tmp/err")"
+result one_file_refused "$f"
+
+summary

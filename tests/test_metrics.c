@@ -1,0 +1,116 @@
+/* The figures derived from timed samples (result_metrics): pct_bw is the median of the
+ * per-pair ratios, each kernel sample against the probe sample taken just before it, in the
+ * order measure() takes them; and the grid the tables add where the paper's is cache-resident
+ * (memory_cube). */
+#include <math.h>
+
+#include "check.h"
+#include "measure.h"
+#include "metrics.h"
+
+static struct bandwidth probe(double copy, double second)
+{
+    struct bandwidth bw = {copy, second, "copy", "second", copy > second ? copy : second, 1 << 20};
+    return bw;
+}
+
+static void test_pct_bw_is_median_of_pair_ratios(void)
+{
+    /* Yee Hx, f32, array coefficients: 24 compulsory bytes; 10^6 updates, so a 1 ms sample
+     * moves 24 GB/s. Samples 4, 1, 2 ms (6, 24, 12 GB/s) after probes of 12, 48, 6 GB/s:
+     * ratios 50%, 50%, 200%. The ratio of the medians would say 100%; pairing the sorted
+     * times with the probes in their order would give 200%, 25%, 100%, median 100%. */
+    struct run_config c = {.scheme = scheme_find("yee"), .component = HX, .precision = F32, .coef = COEF_ARRAY,
+                           .device = DEV_CPU, .grid = {100, 100, 100}, .reps = 3};
+    double ms[3] = {4, 1, 2};
+    struct bandwidth p[3] = {probe(10, 12), probe(48, 30), probe(6, 5)};
+    struct run_result r = {0};
+    result_metrics(&c, &r, ms, p, 3);
+    CHECK(fabs(r.pct_bw - 50) < 1e-9, "pct_bw %g, want 50 (median of the pairs' ratios)", r.pct_bw);
+    CHECK(fabs(r.pct_bw_spread - 150) < 1e-9, "spread %g, want 150 (200 - 50)", r.pct_bw_spread);
+    CHECK(r.median_ms == 2 && r.min_ms == 1 && r.max_ms == 4, "times %g %g %g", r.min_ms, r.median_ms, r.max_ms);
+    const struct record m = {"test", &c, &r, NULL, NAN};
+    double ups = metric_num(METRIC_updates_per_s, &m);
+    CHECK(fabs(ups - 5e8) < 1, "updates/s %g", ups);
+    /* The row's probe columns: the medians of each probe's samples. */
+    CHECK(r.bw.copy_gbs == 10 && r.bw.second_gbs == 12 && r.bw.best_gbs == 12, "probe medians %g %g %g",
+          r.bw.copy_gbs, r.bw.second_gbs, r.bw.best_gbs);
+}
+
+static void test_one_sample_has_no_spread(void)
+{
+    struct run_config c = {.scheme = scheme_find("yee"), .component = HX, .precision = F32, .coef = COEF_ARRAY,
+                           .device = DEV_CPU, .grid = {100, 100, 100}, .reps = 1};
+    double ms[1] = {1};
+    struct bandwidth p[1] = {probe(30, 24)};
+    struct run_result r = {0};
+    result_metrics(&c, &r, ms, p, 1);
+    CHECK(fabs(r.pct_bw - 80) < 1e-9 && r.pct_bw_spread == 0, "pct_bw %g spread %g", r.pct_bw, r.pct_bw_spread);
+}
+
+/* Where the paper's 300^3 fits in the cache (a 300 MiB last-level cache), the tables add the
+ * smallest cube that exceeds 8x the cache for every scheme; with a small cache, none. */
+static void test_memory_cube(void)
+{
+    struct device_desc d = {.cache_bytes = (size_t)300 << 20};
+    struct run_config c = {.component = HX, .precision = F32, .coef = COEF_ARRAY, .device = DEV_CPU,
+                           .grid = {300, 300, 300}};
+    int n = memory_cube(c, &d);
+    /* Yee has the fewest arrays (5): (n + 4)^3 * 4 B * 5 > 8 * 300 MiB first at n = 498. */
+    CHECK(n == 498, "memory cube %d, want 498", n);
+    for (int i = 0; i < scheme_count(); i++) {
+        c.scheme = scheme_at(i);
+        c.grid[0] = c.grid[1] = c.grid[2] = n;
+        CHECK(run_bytes(&c) > 8 * d.cache_bytes, "%s at %d^3: %zu bytes", c.scheme->name, n, run_bytes(&c));
+        CHECK(!cache_resident(&c, &d), "%s at %d^3 flagged cache-resident", c.scheme->name, n);
+    }
+    c.grid[0] = c.grid[1] = c.grid[2] = 300;
+    d.cache_bytes = (size_t)32 << 20; /* this project's VM: 300^3 is beyond it for every scheme */
+    CHECK(memory_cube(c, &d) == 0, "a memory cube where 300^3 already measures memory");
+    d.cache_bytes = 0; /* unknown cache: nothing to add */
+    CHECK(memory_cube(c, &d) == 0, "a memory cube with no cache size");
+}
+
+/* measure() through the CPU backend with its probe and timer wrapped to log their calls:
+ * one timing to size the batch, then probe, kernel, probe, kernel, ... */
+static char calls[64];
+static const struct backend *real;
+static void logged_probe(struct bandwidth *bw, int passes)
+{
+    strncat(calls, passes == 1 ? "P" : "?", sizeof calls - strlen(calls) - 1);
+    *bw = probe(20 + strlen(calls), 10);
+}
+static int logged_time(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples, double *ms,
+                       char *why, size_t n)
+{
+    strncat(calls, samples == 1 ? "K" : "?", sizeof calls - strlen(calls) - 1);
+    return real->time_kernel(fn, a, warmup, batch, samples, ms, why, n);
+}
+
+static void test_measure_interleaves_probe_and_kernel(void)
+{
+    real = cpu_backend();
+    struct backend logged = *real;
+    logged.probe_bandwidth = logged_probe, logged.time_kernel = logged_time;
+    struct device_desc d;
+    real->describe(&d);
+    struct run_config c = {.scheme = scheme_find("yee"), .component = HX, .precision = F32, .coef = COEF_ARRAY,
+                           .device = DEV_CPU, .variant = "plain", .grid = {16, 16, 16}, .block = {0, 0, 1},
+                           .reps = 3};
+    struct run_result r;
+    char why[512];
+    calls[0] = '\0';
+    CHECK(measure(&logged, &c, &d, &r, why, sizeof why) == 0, "%s", why);
+    CHECK(!strcmp(calls, "KPKPKPK"), "calls %s, want KPKPKPK (one sizing run, then probe before each sample)", calls);
+    /* The probe samples gave copy 22, 24, 26 GB/s (then 28...): the row's column is their median. */
+    CHECK(r.bw.copy_gbs == 24 && r.bw.second_gbs == 10, "row's probe columns %g %g", r.bw.copy_gbs, r.bw.second_gbs);
+}
+
+int main(void)
+{
+    RUN(test_pct_bw_is_median_of_pair_ratios);
+    RUN(test_one_sample_has_no_spread);
+    RUN(test_memory_cube);
+    RUN(test_measure_interleaves_probe_and_kernel);
+    return TEST_SUMMARY();
+}
