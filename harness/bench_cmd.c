@@ -62,7 +62,7 @@ static void measure_row(struct bench *b, const char *table, struct run_config c,
     struct record m = {table, &c, &r, &b->s.desc, paper < 0 ? NAN : paper};
     fprintf(stderr, "%.4g MCells/s, %.0f%% of bw (spread %.0f)\n", metric_num(METRIC_mcells_per_s, &m),
             metric_num(METRIC_pct_bw, &m), metric_num(METRIC_pct_bw_spread, &m));
-    metrics_csv_row(b->rf.f, &m);
+    metrics_csv_row(b->rf.f, &update_metrics, &m);
     results_check(&b->rf);
 }
 

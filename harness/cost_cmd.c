@@ -124,8 +124,9 @@ static int measure_full_step(struct session *se, const struct scheme *s, int pre
     session_bandwidth(se, 0);
     struct step_result r;
     fprintf(stderr, "cost: measuring %s (full steps, %d^3) ...\n", s->name, side);
-    if (step_measure(&c, &se->bw, &se->desc, &r, why, n)) return -1;
-    t->cells_per_s = r.cells_per_s;
+    if (step_measure(&c, &se->desc, &r, why, n)) return -1;
+    const struct step_record m = {"cost", &c, &r, &se->desc};
+    t->cells_per_s = step_num(STEP_cells_per_s, &m);
     snprintf(t->source, sizeof t->source, "measured now: %d steps of %s on %d^3", c.steps, c.variant, side);
     return 0;
 }

@@ -472,34 +472,45 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     return rc;
 }
 
-static double median(double *v, int n)
+double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struct bandwidth *bw, double *pct_bw,
+                 double *spread)
+{
+    double *pct = malloc(sizeof *pct * 3 * (size_t)n), *copy = pct + n, *second = pct + 2 * n;
+    if (!pct) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    for (int i = 0; i < n; i++) {
+        pct[i] = probes[i].best_gbs > 0 ? 100 * gbs[i] / probes[i].best_gbs : 0;
+        copy[i] = probes[i].copy_gbs, second[i] = probes[i].second_gbs;
+    }
+    *bw = probes[0];
+    bw->copy_gbs = median(copy, n), bw->second_gbs = median(second, n);
+    bw->best_gbs = bw->copy_gbs > bw->second_gbs ? bw->copy_gbs : bw->second_gbs;
+    *pct_bw = median(pct, n);
+    *spread = pct[n - 1] - pct[0];
+    free(pct);
 }
 
 void result_metrics(const struct run_config *c, struct run_result *r, double *ms, const struct bandwidth *probes,
                     int n)
 {
     r->counts = scheme_counts(c->scheme, c->precision, c->coef);
-    /* The pairs first, before ms is sorted: ratio i is kernel sample i (its effective GB/s, as
-     * the metric table computes it) against probe sample i. */
-    double *pct = malloc(sizeof *pct * 3 * (size_t)n), *copy = pct + n, *second = pct + 2 * n;
-    if (!pct) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
+    /* The pairs first, before ms is sorted: sample i's effective GB/s, as the metric table
+     * computes it, against probe sample i. */
+    double *gbs = malloc(sizeof *gbs * (size_t)n);
+    if (!gbs) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
     for (int i = 0; i < n; i++) {
         struct run_result sample = *r;
         sample.median_ms = ms[i];
         const struct record m = {"sample", c, &sample, NULL, NAN};
-        double gbs = metric_num(METRIC_gbs_effective, &m);
-        pct[i] = probes[i].best_gbs > 0 ? 100 * gbs / probes[i].best_gbs : 0;
-        copy[i] = probes[i].copy_gbs, second[i] = probes[i].second_gbs;
+        gbs[i] = metric_num(METRIC_gbs_effective, &m);
     }
-    r->bw = probes[0];
-    r->bw.copy_gbs = median(copy, n), r->bw.second_gbs = median(second, n);
-    r->bw.best_gbs = r->bw.copy_gbs > r->bw.second_gbs ? r->bw.copy_gbs : r->bw.second_gbs;
-    r->pct_bw = median(pct, n);
-    r->pct_bw_spread = pct[n - 1] - pct[0];
-    free(pct);
+    probe_pairs(gbs, probes, n, &r->bw, &r->pct_bw, &r->pct_bw_spread);
+    free(gbs);
     r->median_ms = median(ms, n);
     r->min_ms = ms[0], r->max_ms = ms[n - 1];
 }

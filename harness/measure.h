@@ -52,6 +52,15 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
 int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
             struct run_result *r, char *why, size_t n);
 
+/* Interleaved probe samples (probe, kernel, probe, kernel, ...): gbs[i], what kernel sample i
+ * moved, against probes[i], the probe sample taken just before it. Sets bw to the probes'
+ * medians, pct_bw to the median of the n ratios (drift in the machine cancels) and spread to
+ * their max - min, in points. */
+void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struct bandwidth *bw, double *pct_bw,
+                 double *spread);
+/* The median of v[0..n-1] (sorts v). */
+double median(double *v, int n);
+
 /* Bytes of device memory a run of c needs (fields and coefficients with halos). */
 size_t run_bytes(const struct run_config *c);
 /* 1 if `bytes` fit in 80% of a device's memory (the rest is the runtime's and the system's). */

@@ -9,12 +9,14 @@
 
 #include "build_info.h"
 
-const char *m_block(const struct record *m)
+const char *m_dims(const int v[3])
 {
     static char b[48];
-    snprintf(b, sizeof b, "%dx%dx%d", m->c->block[0], m->c->block[1], m->c->block[2]);
+    snprintf(b, sizeof b, "%dx%dx%d", v[0], v[1], v[2]);
     return b;
 }
+
+double m_cells(const int grid[3]) { return (double)grid[0] * grid[1] * grid[2]; }
 
 const char *m_host(void)
 {
@@ -43,11 +45,15 @@ const char *m_commit(void) { return BUILD_COMMIT; }
 const char *m_compiler(void) { return BUILD_COMPILER; }
 const char *m_cflags(void) { return BUILD_CFLAGS; }
 
-/* One function per column, from its expression in METRIC_COLUMNS (context columns ignore m). */
+/* One function per column, from its expression in the table (context columns ignore m). */
 #define METRIC_FN(name, unit, csv, head, scale, mdfmt, meaning, value) \
-    static struct cell value_##name(const struct record *m) { (void)m; return value; }
+    static struct cell value_##name(const void *p) { const struct record *m = p; (void)m; return value; }
 METRIC_COLUMNS(METRIC_FN)
 #undef METRIC_FN
+#define STEP_FN(name, unit, csv, head, scale, mdfmt, meaning, value) \
+    static struct cell stepcol_##name(const void *p) { const struct step_record *m = p; (void)m; return value; }
+STEP_METRIC_COLUMNS(STEP_FN)
+#undef STEP_FN
 
 const struct metric metrics[NMETRICS] = {
 #define METRIC_ROW(name, unit, csv, head, scale, mdfmt, meaning, value) \
@@ -55,19 +61,22 @@ const struct metric metrics[NMETRICS] = {
     METRIC_COLUMNS(METRIC_ROW)
 #undef METRIC_ROW
 };
+static const struct metric step_columns[NSTEP_METRICS] = {
+#define STEP_ROW(name, unit, csv, head, scale, mdfmt, meaning, value) \
+    {#name, unit, csv, head, scale, mdfmt, meaning, stepcol_##name},
+    STEP_METRIC_COLUMNS(STEP_ROW)
+#undef STEP_ROW
+};
+const struct metric_table update_metrics = {metrics, NMETRICS}, step_metrics = {step_columns, NSTEP_METRICS};
 
-struct cell metric_cell(enum metric_id id, const struct record *m) { return metrics[id].value(m); }
+static double number(struct cell c) { return c.text ? NAN : c.num; }
+double metric_num(enum metric_id id, const struct record *m) { return number(metrics[id].value(m)); }
+double step_num(enum step_metric_id id, const struct step_record *m) { return number(step_columns[id].value(m)); }
 
-double metric_num(enum metric_id id, const struct record *m)
+int metric_find(const struct metric_table *t, const char *name)
 {
-    struct cell c = metrics[id].value(m);
-    return c.text ? NAN : c.num;
-}
-
-int metric_find(const char *name)
-{
-    for (int i = 0; i < NMETRICS; i++)
-        if (!strcmp(metrics[i].name, name)) return i;
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->col[i].name, name)) return i;
     return -1;
 }
 
@@ -83,35 +92,25 @@ static void put_cell(FILE *f, const struct metric *k, struct cell c)
     else if (!isnan(c.num)) fprintf(f, k->csv_format, c.num);
 }
 
-void metrics_csv_header(FILE *f)
+void metrics_csv_header(FILE *f, const struct metric_table *t)
 {
-    for (int i = 0; i < NMETRICS; i++) fprintf(f, "%s%s", i ? "," : "", metrics[i].name);
+    for (int i = 0; i < t->n; i++) fprintf(f, "%s%s", i ? "," : "", t->col[i].name);
     fputc('\n', f);
 }
 
-void metrics_csv_row(FILE *f, const struct record *m)
+void metrics_csv_row(FILE *f, const struct metric_table *t, const void *m)
 {
-    for (int i = 0; i < NMETRICS; i++) {
+    for (int i = 0; i < t->n; i++) {
         if (i) fputc(',', f);
-        put_cell(f, &metrics[i], metrics[i].value(m));
+        put_cell(f, &t->col[i], t->col[i].value(m));
     }
     fputc('\n', f);
 }
 
-void metrics_csv_context(FILE *f, const struct device_desc *d)
+void metrics_text(FILE *f, const struct metric_table *t, const void *m)
 {
-    const struct record m = {.d = d};
-    for (int i = METRIC_device_name; i < NMETRICS; i++) {
-        if (i > METRIC_device_name) fputc(',', f);
-        put_cell(f, &metrics[i], metrics[i].value(&m));
-    }
-    fputc('\n', f);
-}
-
-void metrics_text(FILE *f, const struct record *m)
-{
-    for (int i = 0; i < NMETRICS; i++) {
-        const struct metric *k = &metrics[i];
+    for (int i = 0; i < t->n; i++) {
+        const struct metric *k = &t->col[i];
         struct cell c = k->value(m);
         if (!k->unit[0] && !k->md_heading) continue; /* settings and context: on the heading line */
         if (!c.text && isnan(c.num)) continue;
@@ -121,9 +120,8 @@ void metrics_text(FILE *f, const struct record *m)
     }
 }
 
-void metrics_glossary(FILE *f)
+void metrics_glossary(FILE *f, const struct metric_table *t)
 {
     fputs("| column | unit | meaning |\n|---|---|---|\n", f);
-    for (int i = 0; i < NMETRICS; i++)
-        fprintf(f, "| `%s` | %s | %s |\n", metrics[i].name, metrics[i].unit, metrics[i].meaning);
+    for (int i = 0; i < t->n; i++) fprintf(f, "| `%s` | %s | %s |\n", t->col[i].name, t->col[i].unit, t->col[i].meaning);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "results.h"
+#include "step_measure.h"
 
 /* One measured row, as the columns see it. */
 struct record {
@@ -32,9 +33,24 @@ struct cell {
 #define TXT(e) ((struct cell){(e), 0})
 
 /* Helpers the expressions use (metrics.c). */
-const char *m_block(const struct record *m);     /* "BXxBYxBZ" */
+const char *m_dims(const int v[3]);              /* "BXxBYxBZ" */
+double m_cells(const int grid[3]);
 const char *m_host(void), *m_date(void), *m_omp_bind(void);
 const char *m_commit(void), *m_compiler(void), *m_cflags(void);
+
+/* The context columns that end every row of both tables (m->d, the device, and the build). */
+#define CONTEXT_COLUMNS(X)                                                                                      \
+    X(device_name, "", "%s", NULL, 1, NULL, "CPU model or GPU name", TXT(m->d->name))                            \
+    X(device_detail, "", "%s", NULL, 1, NULL, "cores; or SMs, L2, memory clock and bus", TXT(m->d->detail))      \
+    X(driver, "", "%s", NULL, 1, NULL, "GPU driver and CUDA runtime", TXT(m->d->driver))                         \
+    X(host, "", "%s", NULL, 1, NULL, "host name", TXT(m_host()))                                                 \
+    X(compiler, "", "%s", NULL, 1, NULL, "compiler of the build", TXT(m_compiler()))                             \
+    X(cflags, "", "%s", NULL, 1, NULL, "its flags", TXT(m_cflags()))                                             \
+    X(simd, "", "%s", NULL, 1, NULL, "CPU kernels' vector width (\"avx512: 64 bytes\"); empty on a GPU",         \
+      TXT(m->d->simd))                                                                                           \
+    X(omp_bind, "", "%s", NULL, 1, NULL, "OMP_PROC_BIND/OMP_PLACES", TXT(m_omp_bind()))                          \
+    X(git_commit, "", "%s", NULL, 1, NULL, "commit of the build (+dirty if the tree differed)", TXT(m_commit())) \
+    X(date, "", "%s", NULL, 1, NULL, "when the row was measured (UTC)", TXT(m_date()))
 
 /* X(name, unit, csv format, Markdown heading, Markdown scale, Markdown format, meaning, value)
  * Markdown format "flag" prints yes/no. The order is the CSV's column order. */
@@ -52,7 +68,7 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
     X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->grid[0]))                               \
     X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->grid[1]))                               \
     X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->grid[2]))                               \
-    X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)", TXT(m_block(m)))    \
+    X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)", TXT(m_dims(m->c->block)))    \
     X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                       \
       NUM(m->c->nodes > 1 ? m->c->nodes : 1))                                                                    \
     X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                \
@@ -105,18 +121,71 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
       "1: the kernel matched the double-precision reference on random data before timing",                       \
       NUM(m->r->verified))                                                                                       \
     X(paper_mcells, "MCells/s", "%g", "paper MCells/s", 1, "%.0f",                                               \
-      "the paper's figure for this row (Tables 2-5; Tesla C2050, one core of a Xeon W5580)", NUM(m->paper))      \
-    X(device_name, "", "%s", NULL, 1, NULL, "CPU model or GPU name", TXT(m->d->name))                            \
-    X(device_detail, "", "%s", NULL, 1, NULL, "cores; or SMs, L2, memory clock and bus", TXT(m->d->detail))      \
-    X(driver, "", "%s", NULL, 1, NULL, "GPU driver and CUDA runtime", TXT(m->d->driver))                         \
-    X(host, "", "%s", NULL, 1, NULL, "host name", TXT(m_host()))                                                 \
-    X(compiler, "", "%s", NULL, 1, NULL, "compiler of the build", TXT(m_compiler()))                             \
-    X(cflags, "", "%s", NULL, 1, NULL, "its flags", TXT(m_cflags()))                                             \
-    X(simd, "", "%s", NULL, 1, NULL, "CPU kernels' vector width (\"avx512: 64 bytes\"); empty on a GPU",         \
-      TXT(m->d->simd))                                                                                           \
-    X(omp_bind, "", "%s", NULL, 1, NULL, "OMP_PROC_BIND/OMP_PLACES", TXT(m_omp_bind()))                          \
-    X(git_commit, "", "%s", NULL, 1, NULL, "commit of the build (+dirty if the tree differed)", TXT(m_commit())) \
-    X(date, "", "%s", NULL, 1, NULL, "when the row was measured (UTC)", TXT(m_date()))
+      "the paper's figure for this row (Tables 2-5; Tesla C2050, one core of a Xeon W5580)", NUM(m->paper))   \
+    CONTEXT_COLUMNS(X)
+
+/* One full-step row (fdtdbench step, make bench's step table; scripts/peers.sh adds the peers'
+ * rows under the same header): a whole time step of all six components, halo refresh included. */
+struct step_record {
+    const char *table;
+    const struct step_run *c;
+    const struct step_result *r; /* r->bw: the probe samples taken between the step's */
+    const struct device_desc *d;
+};
+
+#define STEP_METRIC_COLUMNS(X)                                                                                  \
+    X(table, "", "%s", NULL, 1, NULL, "the table the row belongs to (step, or peers)", TXT(m->table))            \
+    X(code, "", "%s", NULL, 1, NULL, "who stepped: fdtdbench, or a peer (openems, meep)", TXT("fdtdbench"))      \
+    X(code_version, "", "%s", NULL, 1, NULL, "its version (this suite: the build's commit)", TXT(m_commit()))    \
+    X(scheme, "", "%s", NULL, 1, NULL, "the spec file's scheme name", TXT(m->c->c.s->name))                      \
+    X(device, "", "%s", NULL, 1, NULL, "cpu or gpu", TXT(device_names[m->c->c.b->device]))                       \
+    X(variant, "", "%s", NULL, 1, NULL, "components (six single-component kernels) or fused (one per half-step)",\
+      TXT(m->c->variant))                                                                                        \
+    X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->c.precision]))                 \
+    X(coef, "", "%s", NULL, 1, NULL, "array, uniform or indexed (a material byte per node) coefficients",        \
+      TXT(coef_names[m->c->c.coef]))                                                                             \
+    X(boundary, "", "%s", NULL, 1, NULL, "periodic or pec", TXT(boundary_names[m->c->c.boundary]))               \
+    X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->c.grid[0]))                             \
+    X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->c.grid[1]))                             \
+    X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->c.grid[2]))                             \
+    X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)",                     \
+      TXT(m_dims(m->c->c.block)))                                                                                \
+    X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                       \
+      NUM(m->c->c.nodes > 1 ? m->c->c.nodes : 1))                                                                \
+    X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                \
+    X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->c->steps))                              \
+    X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                         \
+    X(min_ms, "ms", "%.6g", NULL, 1, NULL, "fastest sample, per step", NUM(m->r->min_ms))                        \
+    X(median_ms, "ms", "%.6g", NULL, 1, NULL, "median sample, per step", NUM(m->r->median_ms))                   \
+    X(max_ms, "ms", "%.6g", NULL, 1, NULL, "slowest sample, per step", NUM(m->r->max_ms))                        \
+    X(cells_per_s, "1/s", "%.6g", NULL, 1, NULL,                                                                 \
+      "cells x steps / time (median sample): the unit openEMS, Meep and gprMax report, not the paper's eq. 5",   \
+      NUM(m_cells(m->c->c.grid) / (m->r->median_ms * 1e-3)))                                                     \
+    X(mcells_per_s, "MCells/s", "%.6g", "MCells/s", 1e-0, "%.1f", "cells_per_s / 1e6",                           \
+      NUM(step_num(STEP_cells_per_s, m) / 1e6))                                                                  \
+    X(compulsory_bytes, "B", "%g", "bytes/cell/step", 1, "%.0f",                                                 \
+      "per cell and step, from the spec: every field and coefficient array once per half-step",                  \
+      NUM(step_compulsory_bytes(m->c->c.s, m->c->c.precision, m->c->c.coef)))                                    \
+    X(memory_bytes, "B", "%g", "bytes/cell held", 1, "%.0f",                                                     \
+      "memory held per cell: every field (all time levels) and coefficient array",                               \
+      NUM(step_bytes_per_cell(m->c->c.s, m->c->c.precision, m->c->c.coef)))                                      \
+    X(gbs_effective, "GB/s", "%.6g", "GB/s effective", 1, "%.1f", "cells_per_s x compulsory bytes",              \
+      NUM(step_num(STEP_cells_per_s, m) * step_num(STEP_compulsory_bytes, m) / 1e9))                             \
+    X(bw_copy_gbs, "GB/s", "%.6g", NULL, 1, NULL, "this run's first bandwidth probe (median of its samples)",    \
+      NUM(m->r->bw.copy_gbs))                                                                                    \
+    X(bw_second_gbs, "GB/s", "%.6g", NULL, 1, NULL, "this run's second bandwidth probe (median of its samples)", \
+      NUM(m->r->bw.second_gbs))                                                                                  \
+    X(pct_bw, "%", "%.4g", "% of measured BW", 1, "%.1f",                                                        \
+      "effective GB/s as a percentage of the better probe: median over the samples, each against the probe "     \
+      "sample just before it", NUM(m->r->pct_bw))                                                                \
+    X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f", "max - min of those per-sample ratios",     \
+      NUM(m->r->pct_bw_spread))                                                                                  \
+    X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                   \
+      "1 when the step's arrays fit in three times the last-level cache", NUM(m->r->cache_resident))            \
+    X(verified, "", "%.0f", "verified", 1, "flag",                                                               \
+      "1: a few steps on a small odd grid matched the double-precision reference step before timing",            \
+      NUM(m->r->verified))                                                                                       \
+    CONTEXT_COLUMNS(X)
 
 enum metric_id {
 #define METRIC_ID(name, ...) METRIC_##name,
@@ -124,30 +193,40 @@ enum metric_id {
 #undef METRIC_ID
     NMETRICS
 };
+enum step_metric_id {
+#define STEP_ID(name, ...) STEP_##name,
+    STEP_METRIC_COLUMNS(STEP_ID)
+#undef STEP_ID
+    NSTEP_METRICS
+};
 
+/* A column: its value is computed from a record of its table (struct record or step_record). */
 struct metric {
     const char *name, *unit, *csv_format, *md_heading;
     double md_scale;
     const char *md_format, *meaning;
-    struct cell (*value)(const struct record *m);
+    struct cell (*value)(const void *m);
 };
-extern const struct metric metrics[NMETRICS];
+struct metric_table {
+    const struct metric *col;
+    int n;
+};
+extern const struct metric_table update_metrics, step_metrics;
+extern const struct metric metrics[NMETRICS]; /* update_metrics' columns */
 
-/* One column's value for a row; its number (NaN for a text column). */
-struct cell metric_cell(enum metric_id id, const struct record *m);
+/* One column's number for a row (NaN for a text column). */
 double metric_num(enum metric_id id, const struct record *m);
-/* -1 if no column has that name. */
-int metric_find(const char *name);
+double step_num(enum step_metric_id id, const struct step_record *m);
+/* -1 if no column of t has that name. */
+int metric_find(const struct metric_table *t, const char *name);
 
-/* The CSV header line and one CSV row (text fields with commas and newlines made spaces). */
-void metrics_csv_header(FILE *f);
-void metrics_csv_row(FILE *f, const struct record *m);
-/* The context columns alone, device_name to date (the last ones), ending the line: the step
- * command's rows (step_measure.h) end with them. */
-void metrics_csv_context(FILE *f, const struct device_desc *d);
-/* run's text output: one line per column that has a unit, "name value unit". */
-void metrics_text(FILE *f, const struct record *m);
+/* The CSV header line and one CSV row of a table (text fields with commas and newlines made
+ * spaces); m points to a record of that table. */
+void metrics_csv_header(FILE *f, const struct metric_table *t);
+void metrics_csv_row(FILE *f, const struct metric_table *t, const void *m);
+/* run's and step's text output: one line per column that has a unit, "name value unit". */
+void metrics_text(FILE *f, const struct metric_table *t, const void *m);
 /* The README's column glossary: a Markdown table of name, unit and meaning. */
-void metrics_glossary(FILE *f);
+void metrics_glossary(FILE *f, const struct metric_table *t);
 
 #endif

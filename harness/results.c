@@ -29,7 +29,7 @@ void machine_slug(const struct device_desc *d, enum device dev, char *out, size_
 int results_open(struct results_file *rf, const char *dir, const char *machine, const char *stem)
 {
     if (results_open_with(rf, dir, machine, stem, NULL)) return -1;
-    metrics_csv_header(rf->f);
+    metrics_csv_header(rf->f, &update_metrics);
     return 0;
 }
 
@@ -74,7 +74,6 @@ void results_row(FILE *f, const char *table, const struct run_config *c, const s
                  const struct device_desc *d, double paper_mcells)
 {
     struct record m = {table, c, r, d, paper_mcells < 0 ? NAN : paper_mcells};
-    metrics_csv_row(f, &m);
+    metrics_csv_row(f, &update_metrics, &m);
 }
 
-void results_context(FILE *f, const struct device_desc *d) { metrics_csv_context(f, d); }

@@ -66,9 +66,6 @@ void results_abort(struct results_file *rf); /* removes the temporary file */
 void results_row(FILE *f, const char *table, const struct run_config *c, const struct run_result *r,
                  const struct device_desc *d, double paper_mcells);
 
-/* The context columns that end every row, device_name to date of metrics.h (the step rows end with them too). */
-#define RESULT_CONTEXT_COLUMNS "device_name,device_detail,driver,host,compiler,cflags,simd,omp_bind,git_commit,date"
-void results_context(FILE *f, const struct device_desc *d);
 
 /* A folder name for a device: "cpu-amd-epyc-7b13", "gpu-nvidia-h100-80gb-hbm3". */
 void machine_slug(const struct device_desc *d, enum device dev, char *out, size_t n);

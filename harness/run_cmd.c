@@ -74,7 +74,7 @@ static void print_result(const struct session *s, const struct run_config *c, co
     if (c->nodes > 1) printf(" nodes %d", c->nodes);
     printf(": verified\n");
     struct record m = {"run", c, r, &s->desc, NAN};
-    metrics_text(stdout, &m);
+    metrics_text(stdout, &update_metrics, &m);
 }
 
 int cmd_run(int argc, char **argv)
@@ -116,7 +116,7 @@ int cmd_run(int argc, char **argv)
     char why[512];
     if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) cli_fail("%s", why);
     if (o.csv) {
-        metrics_csv_header(stdout);
+        metrics_csv_header(stdout, &update_metrics);
         results_row(stdout, "run", &c, &r, &s.desc, -1);
     } else {
         session_print(&s, stdout);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "design.h"
 #include "session.h"
+#include "metrics.h"
 #include "step_measure.h"
 
 static const char *const help =
@@ -55,11 +56,9 @@ static void print_text(const struct session *s, const struct step_run *c, const 
            sc->grid[1], sc->grid[2], sc->b->device == DEV_CPU ? "tile" : "block", sc->block[0], sc->block[1],
            sc->block[2]);
     if (sc->b->device == DEV_CPU) printf(" threads %d", r->threads);
-    printf(": verified\n  median %.4g ms per step (min %.4g, max %.4g; %d samples of %d steps)%s\n", r->median_ms,
-           r->min_ms, r->max_ms, c->reps, c->steps, r->cache_resident ? " [cache-resident]" : "");
-    printf("  %.4g MCells/s (cells x steps / s); %.4g GB/s effective (%g compulsory bytes per cell and step) = "
-           "%.1f%% of %.4g GB/s measured\n", r->mcells_per_s, r->gbs_effective, r->compulsory_bytes, r->pct_bw,
-           s->bw.best_gbs);
+    printf(": verified\n");
+    const struct step_record m = {"step", c, r, &s->desc};
+    metrics_text(stdout, &step_metrics, &m);
 }
 
 int cmd_step(int argc, char **argv)
@@ -136,16 +135,17 @@ int cmd_step(int argc, char **argv)
     if (step_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why); /* before any allocation */
     session_bandwidth(&s, c.threads);
     struct step_result r;
-    if (step_measure(&c, &s.bw, &s.desc, &r, why, sizeof why)) cli_error("step: %s", why);
+    if (step_measure(&c, &s.desc, &r, why, sizeof why)) cli_error("step: %s", why);
     struct results_file rf;
     char folder[160];
     step_results_folder(s.slug, folder, sizeof folder);
-    if (results_open_with(&rf, dir, folder, "step", STEP_COLUMNS)) return 1;
-    step_row(rf.f, "step", &c, &r, &s.bw, &s.desc);
+    if (results_open_with(&rf, dir, folder, "step", NULL)) return 1;
+    step_csv_header(rf.f);
+    step_row(rf.f, "step", &c, &r, &s.desc);
     if (results_close(&rf)) return 1;
     if (csv) {
-        printf("%s\n", STEP_COLUMNS);
-        step_row(stdout, "step", &c, &r, &s.bw, &s.desc);
+        step_csv_header(stdout);
+        step_row(stdout, "step", &c, &r, &s.desc);
     } else {
         print_text(&s, &c, &r);
     }

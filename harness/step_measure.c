@@ -6,11 +6,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "build_info.h"
+#include "measure.h"
+#include "metrics.h"
 
 /* Small and odd, so that no tile or block divides it; a few steps carry errors through both
  * half-steps and every time level's rotation (S44's four). */
-static const int verify_grid[3] = {17, 13, 11};
+static const int step_verify_grid[3] = {17, 13, 11};
 enum { VERIFY_STEPS = 5 };
 
 void step_results_folder(const char *machine, char *out, size_t n) { snprintf(out, n, "%s/" STEP_FOLDER, machine); }
@@ -21,7 +22,6 @@ const char *step_kernel_variant(enum device d, const char *name)
     return name;
 }
 
-static double cells(const int g[3]) { return (double)g[0] * g[1] * g[2]; }
 static double padded(const int g[3]) { return (double)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
 
 int step_fits(const struct step_run *c, const struct device_desc *d, char *why, size_t n)
@@ -38,12 +38,6 @@ int step_fits(const struct step_run *c, const struct device_desc *d, char *why, 
     return -1;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 static double now_ms(void)
 {
     struct timespec t;
@@ -51,8 +45,7 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-int step_measure(const struct step_run *c, const struct bandwidth *bw, const struct device_desc *d,
-                 struct step_result *r, char *why, size_t n)
+int step_measure(const struct step_run *c, const struct device_desc *d, struct step_result *r, char *why, size_t n)
 {
     const struct backend *b = c->c.b;
     memset(r, 0, sizeof *r);
@@ -60,7 +53,7 @@ int step_measure(const struct step_run *c, const struct bandwidth *bw, const str
     b->set_threads(c->threads);
     r->threads = b->device == DEV_CPU ? b->threads() : 0;
     struct step_config small = c->c;
-    memcpy(small.grid, verify_grid, sizeof small.grid);
+    memcpy(small.grid, step_verify_grid, sizeof small.grid);
     double worst;
     if (step_verify(&small, VERIFY_STEPS, &worst, why, n)) return -1;
     r->verified = 1;
@@ -68,46 +61,41 @@ int step_measure(const struct step_run *c, const struct bandwidth *bw, const str
     struct stepper *m = step_open(&c->c, why, n);
     if (!m) return -1;
     step_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
-    double *ms = malloc(sizeof(double) * (size_t)c->reps);
-    int rc = ms ? step_run(m, 1, why, n) : -1; /* warm-up */
+    /* Each sample is one probe pass then `steps` steps (probe, steps, probe, steps, ...), so each
+     * has a bandwidth figure from the same moment (probe_pairs). */
+    double *ms = malloc(sizeof(double) * 2 * (size_t)c->reps), *gbs = ms + c->reps;
+    struct bandwidth *probes = malloc(sizeof *probes * (size_t)c->reps);
+    int rc = ms && probes ? step_run(m, 1, why, n) : -1; /* warm-up */
     for (int s = 0; s < c->reps && !rc; s++) {
+        b->probe_bandwidth(&probes[s], 1);
         double t0 = now_ms();
         rc = step_run(m, c->steps, why, n);
         ms[s] = (now_ms() - t0) / c->steps;
     }
     if (!rc) {
-        qsort(ms, (size_t)c->reps, sizeof *ms, cmp_double);
+        for (int s = 0; s < c->reps; s++) {
+            struct step_result sample = *r;
+            sample.median_ms = ms[s];
+            const struct step_record rec = {"sample", c, &sample, d};
+            gbs[s] = step_num(STEP_gbs_effective, &rec);
+        }
+        probe_pairs(gbs, probes, c->reps, &r->bw, &r->pct_bw, &r->pct_bw_spread);
+        r->median_ms = median(ms, c->reps);
         r->min_ms = ms[0], r->max_ms = ms[c->reps - 1];
-        r->median_ms = c->reps % 2 ? ms[c->reps / 2] : 0.5 * (ms[c->reps / 2 - 1] + ms[c->reps / 2]);
-        step_metrics(c, r, bw);
-        r->cache_resident = d->cache_bytes && r->memory_bytes * padded(c->c.grid) < 3.0 * d->cache_bytes;
+        r->cache_resident = d->cache_bytes && step_bytes_per_cell(c->c.s, c->c.precision, c->c.coef) *
+                                                      padded(c->c.grid) < 3.0 * d->cache_bytes;
     }
+    free(probes);
     free(ms);
     step_close(m);
     return rc;
 }
 
-void step_metrics(const struct step_run *c, struct step_result *r, const struct bandwidth *bw)
-{
-    const struct step_config *sc = &c->c;
-    r->cells_per_s = cells(sc->grid) / (r->median_ms * 1e-3);
-    r->mcells_per_s = r->cells_per_s / 1e6;
-    r->compulsory_bytes = step_compulsory_bytes(sc->s, sc->precision, sc->coef);
-    r->memory_bytes = step_bytes_per_cell(sc->s, sc->precision, sc->coef);
-    r->gbs_effective = r->cells_per_s * r->compulsory_bytes / 1e9;
-    r->pct_bw = bw && bw->best_gbs > 0 ? 100 * r->gbs_effective / bw->best_gbs : 0;
-}
+void step_csv_header(FILE *f) { metrics_csv_header(f, &step_metrics); }
 
 void step_row(FILE *f, const char *table, const struct step_run *c, const struct step_result *r,
-              const struct bandwidth *bw, const struct device_desc *d)
+              const struct device_desc *d)
 {
-    const struct step_config *sc = &c->c;
-    fprintf(f, "%s,fdtdbench,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%dx%dx%d,%d,%d,%d,%d,", table, BUILD_COMMIT, sc->s->name,
-            device_names[sc->b->device], c->variant, precision_names[sc->precision], coef_names[sc->coef],
-            boundary_names[sc->boundary], sc->grid[0], sc->grid[1], sc->grid[2], sc->block[0], sc->block[1],
-            sc->block[2], sc->nodes > 1 ? sc->nodes : 1, r->threads, c->steps, c->reps);
-    fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%g,%g,%.6g,%.6g,%.6g,%.4g,%d,%d,", r->min_ms, r->median_ms, r->max_ms,
-            r->cells_per_s, r->mcells_per_s, r->compulsory_bytes, r->memory_bytes, r->gbs_effective,
-            bw ? bw->copy_gbs : 0, bw ? bw->second_gbs : 0, r->pct_bw, r->cache_resident, r->verified);
-    results_context(f, d);
+    const struct step_record m = {table, c, r, d};
+    metrics_csv_row(f, &step_metrics, &m);
 }

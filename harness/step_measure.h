@@ -18,11 +18,8 @@ struct step_run {
 struct step_result {
     double min_ms, median_ms, max_ms; /* per step */
     int threads;                      /* as used (CPU) */
-    /* step_metrics: */
-    double cells_per_s, mcells_per_s; /* cells x steps / time: the peers' unit, not the paper's eq. 5 */
-    double compulsory_bytes;          /* per cell and step (step_compulsory_bytes) */
-    double memory_bytes;              /* per cell held (step_bytes_per_cell) */
-    double gbs_effective, pct_bw;     /* cells/s x compulsory bytes; as % of the better probe figure */
+    double pct_bw, pct_bw_spread;     /* interleaved probe (probe_pairs); every other rate: metrics.h */
+    struct bandwidth bw;              /* medians of the probe samples taken between the step's */
     int cache_resident, verified;
 };
 
@@ -34,23 +31,16 @@ const char *step_kernel_variant(enum device d, const char *name);
 int step_fits(const struct step_run *c, const struct device_desc *d, char *why, size_t n);
 
 /* Verifies (step_verify on a small odd grid) then times. 0, or -1 with the reason. */
-int step_measure(const struct step_run *c, const struct bandwidth *bw, const struct device_desc *d,
-                 struct step_result *r, char *why, size_t n);
-
-/* The derived columns, in one place, from the times, the spec's byte counts and the probe. */
-void step_metrics(const struct step_run *c, struct step_result *r, const struct bandwidth *bw);
+int step_measure(const struct step_run *c, const struct device_desc *d, struct step_result *r, char *why, size_t n);
 
 /* Full-step files live in RESULTS/<machine>/STEP_FOLDER/, apart from the single-component CSVs
  * (whose columns the report and the plots expect of every *.csv beside them). */
 #define STEP_FOLDER "steps"
 void step_results_folder(const char *machine, char *out, size_t n); /* "<machine>/steps" */
 
-/* code and code_version name who stepped: this suite, or a peer (scripts/peers.sh). */
-#define STEP_COLUMNS                                                                                  \
-    "table,code,code_version,scheme,device,variant,precision,coef,boundary,nx,ny,nz,block,nodes,"     \
-    "threads,steps,reps,min_ms,median_ms,max_ms,cells_per_s,mcells_per_s,compulsory_bytes,"          \
-    "memory_bytes,gbs_effective,bw_copy_gbs,bw_second_gbs,pct_bw,cache_resident,verified," RESULT_CONTEXT_COLUMNS
+/* The header and one row of the step table's columns (metrics.h, STEP_METRIC_COLUMNS). */
+void step_csv_header(FILE *f);
 void step_row(FILE *f, const char *table, const struct step_run *c, const struct step_result *r,
-              const struct bandwidth *bw, const struct device_desc *d);
+              const struct device_desc *d);
 
 #endif

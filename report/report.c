@@ -48,6 +48,10 @@ static const char *const numeric[] = {
 
 /* The tables, in the order shown. A figure_only table is a line on the results page (the
  * figures show it) and a full table on bench's page; any other table gets a line. */
+/* A table shows at most this many metric columns. */
+#define MAX_COLUMNS 64
+_Static_assert(NMETRICS <= MAX_COLUMNS && NSTEP_METRICS <= MAX_COLUMNS, "raise MAX_COLUMNS");
+
 static const struct table_info {
     const char *table, *title, *about;
     int figure_only;
@@ -341,7 +345,8 @@ static void heading_cell(FILE *o, const char *h, int *ncols, int *text)
 /* One table of one file: a caption naming the file and the settings all rows share, then a
  * row per measurement. Columns: the scheme and the settings that vary, then each metric with
  * a Markdown heading (metrics.h) that some row gives, and the ratios to the reference row. */
-static void write_table(FILE *o, const char *hashes, const struct table_info *t, const struct csv *f, int holders)
+static void write_table(FILE *o, const char *hashes, const struct table_info *t, const struct metric_table *mt,
+                        const struct csv *f, int holders)
 {
     const char *table = t->table;
     const struct scheme *ref = scheme_reference();
@@ -360,21 +365,22 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
     }
     if (first < 0) return;
     /* Metric columns: those with a heading that the file has and some row gives (not 0). */
-    int show[NMETRICS] = {0};
-    for (int k = 0; k < NMETRICS; k++) {
-        if (!metrics[k].md_heading || col(f, metrics[k].name) < 0) continue;
+    int show[MAX_COLUMNS] = {0}, mcells = metric_find(mt, "mcells_per_s"), paper_k = metric_find(mt, "paper_mcells");
+    for (int k = 0; k < mt->n; k++) {
+        if (!mt->col[k].md_heading || col(f, mt->col[k].name) < 0) continue;
         for (int r = first; r < f->nrow && !show[k]; r++) {
             if (strcmp(cell(f, r, "table"), table)) continue;
-            double v = num(f, r, metrics[k].name);
+            double v = num(f, r, mt->col[k].name);
             show[k] = !isnan(v) && v != 0;
         }
     }
-    int ratios = schemes_differ && ref, papered = show[METRIC_paper_mcells];
+    int ratios = schemes_differ && ref, papered = paper_k >= 0 && show[paper_k];
 
     fprintf(o, "%s %s\n\n%s%sFrom `%s` (%s, commit %s", hashes, t->title, t->about, *t->about ? " " : "", f->name,
             latest(f, table), cell(f, first, "git_commit"));
     if (holders > 1) fprintf(o, "; the newest of %d files holding this table", holders);
-    fprintf(o, "). Component %s", cell(f, first, "component"));
+    fputc(')', o);
+    if (*cell(f, first, "component")) fprintf(o, ". Component %s", cell(f, first, "component"));
     if (!grids_differ) fprintf(o, ", grid %s×%s×%s", cell(f, first, "nx"), cell(f, first, "ny"), cell(f, first, "nz"));
     fprintf(o, ". Bandwidth measured in that run: %.1f GB/s (%s), %.1f GB/s (%s).", num(f, first, "bw_copy_gbs"),
             probe_name(f, first, 0), num(f, first, "bw_second_gbs"), probe_name(f, first, 1));
@@ -393,14 +399,14 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
     if (marching) heading_cell(o, "nodes", &ncols, &text);
     if (t->paper_block && gpu && papered) heading_cell(o, "paper block", &ncols, &text);
     char h[128];
-    for (int k = 0; k < NMETRICS; k++) {
+    for (int k = 0; k < mt->n; k++) {
         if (!show[k]) continue;
-        heading_cell(o, metrics[k].md_heading, &ncols, NULL);
-        if (k == METRIC_mcells_per_s && ratios) {
+        heading_cell(o, mt->col[k].md_heading, &ncols, NULL);
+        if (k == mcells && ratios) {
             snprintf(h, sizeof h, "%s/scheme", ref_title);
             heading_cell(o, h, &ncols, NULL);
         }
-        if (k == METRIC_paper_mcells) {
+        if (k == paper_k) {
             snprintf(h, sizeof h, "paper %s/scheme", ref_title);
             if (ratios) heading_cell(o, h, &ncols, NULL);
             heading_cell(o, "measured/paper", &ncols, NULL);
@@ -434,13 +440,13 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
             if (p) fprintf(o, " %dx%dx%d |", p->best_block[0], p->best_block[1], p->best_block[2]);
             else fputs(" |", o);
         }
-        for (int k = 0; k < NMETRICS; k++) {
+        for (int k = 0; k < mt->n; k++) {
             if (!show[k]) continue;
-            double v = num(f, r, metrics[k].name);
-            if (!strcmp(metrics[k].md_format, "flag")) fputs(v == 1 ? " yes |" : " no |", o);
-            else put_num(o, metrics[k].md_format, v * metrics[k].md_scale);
-            if (k == METRIC_mcells_per_s && ratios) put_num(o, "%.2f", y < 0 ? NAN : ratio(num(f, y, "mcells_per_s"), mc));
-            if (k == METRIC_paper_mcells) {
+            double v = num(f, r, mt->col[k].name);
+            if (!strcmp(mt->col[k].md_format, "flag")) fputs(v == 1 ? " yes |" : " no |", o);
+            else put_num(o, mt->col[k].md_format, v * mt->col[k].md_scale);
+            if (k == mcells && ratios) put_num(o, "%.2f", y < 0 ? NAN : ratio(num(f, y, "mcells_per_s"), mc));
+            if (k == paper_k) {
                 if (ratios) put_num(o, "%.1f", y < 0 ? NAN : ratio(num(f, y, "paper_mcells"), paper));
                 put_num(o, "%.2f", ratio(mc, paper));
             }
@@ -515,7 +521,7 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
 
     for (size_t t = 0; t < COUNT(shown_tables); t++) {
         const struct csv *g = newest(m, shown_tables[t].table, &holders);
-        if (g && !shown_tables[t].figure_only) write_table(o, "###", &shown_tables[t], g, holders);
+        if (g && !shown_tables[t].figure_only) write_table(o, "###", &shown_tables[t], &update_metrics, g, holders);
     }
 
     /* Tables shown only as figures (sizes, blocks, ...): where their rows are. */
@@ -545,34 +551,58 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
 }
 
 /* What the tables' columns mean: from the metric table, plus the ratios this module adds. */
-static void write_legend(FILE *o)
+static void write_legend(FILE *o, const struct metric_table *mt)
 {
     const struct scheme *ref = scheme_reference();
-    for (int k = 0; k < NMETRICS; k++)
-        if (metrics[k].md_heading) fprintf(o, "- %s (`%s`): %s.\n", metrics[k].md_heading, metrics[k].name, metrics[k].meaning);
-    if (ref)
+    for (int k = 0; k < mt->n; k++)
+        if (mt->col[k].md_heading)
+            fprintf(o, "- %s (`%s`): %s.\n", mt->col[k].md_heading, mt->col[k].name, mt->col[k].meaning);
+    if (ref) {
         fprintf(o, "- %s/scheme: the %s row's MCells/s divided by the scheme's (same table, variant, precision,\n"
-                   "  coefficients, grid and threads), as in the paper's Tables 4 and 5; paper %s/scheme likewise.\n",
-                ref->title, ref->title, ref->title);
-    fputs("- Paper figures: M. F. Hadi, Int. J. Antennas Propag. 2012, article 280359.\n\n", o);
+                   "  coefficients, grid and threads)", ref->title, ref->title);
+        if (mt == &update_metrics) fprintf(o, ", as in the paper's Tables 4 and 5; paper %s/scheme likewise", ref->title);
+        fputs(".\n", o);
+    }
+    if (mt == &update_metrics) fputs("- Paper figures: M. F. Hadi, Int. J. Antennas Propag. 2012, article 280359.\n", o);
+    fputc('\n', o);
 }
 
 /* bench's page: every table of one file, under the device's name. */
-static void write_bench_page(FILE *o, const struct csv *f)
+/* A page for one measurement file: bench's tables, or the step table. */
+struct page_kind {
+    const char *what; /* "benchmark", "full time step" */
+    const char *command;
+    const struct metric_table *mt;
+    const struct table_info *tables;
+    size_t ntables;
+};
+
+static const struct table_info step_tables[] = {
+    {"step", "Full time step: all six components, H then E half-step, halo refresh included",
+     "MCells/s here is cells x steps / s, the unit openEMS, Meep and gprMax report (not the paper's equation 5); "
+     "bytes/cell/step are the compulsory bytes of one whole step.", 0, 0},
+};
+static const struct page_kind bench_page = {"benchmark", "fdtdbench bench", &update_metrics, shown_tables,
+                                            COUNT(shown_tables)};
+static const struct page_kind step_page = {"full time step", "fdtdbench bench (or step)", &step_metrics, step_tables,
+                                           COUNT(step_tables)};
+
+static void write_page(FILE *o, const struct page_kind *k, const struct csv *f)
 {
     if (!f->nrow) return;
-    fprintf(o, "# %s benchmark: ", cell(f, 0, "device"));
+    fprintf(o, "# %s %s: ", cell(f, 0, "device"), k->what);
     md(o, cell(f, 0, "device_name"));
     fputs("\n\n", o);
     md(o, cell(f, 0, "device_detail"));
     if (*cell(f, 0, "driver")) fprintf(o, "; driver %s", cell(f, 0, "driver"));
-    fputs(". Command: `fdtdbench bench`. Every row was verified against the double-precision reference "
-          "before timing.\n\n", o);
-    write_legend(o);
-    for (size_t t = 0; t < COUNT(shown_tables); t++) write_table(o, "##", &shown_tables[t], f, 1);
+    if (*cell(f, 0, "simd")) fprintf(o, "; kernels %s", cell(f, 0, "simd"));
+    fprintf(o, ". Command: `%s`. Every row was verified against the double-precision reference before timing.\n\n",
+            k->command);
+    write_legend(o, k->mt);
+    for (size_t t = 0; t < k->ntables; t++) write_table(o, "##", &k->tables[t], k->mt, f, 1);
 }
 
-int report_bench(const char *csv_path)
+static int report_page(const char *csv_path, const struct page_kind *k)
 {
     struct csv f;
     char *dir = xstrdup(csv_path), *slash = strrchr(dir, '/');
@@ -587,17 +617,20 @@ int report_bench(const char *csv_path)
     struct outfile o;
     int rc = -1;
     if (!outfile_path(path, sizeof path, "--results", "%s/%s.md", folder, stem) && !outfile_open(&o, folder, path)) {
-        write_bench_page(o.f, &f);
+        write_page(o.f, k, &f);
         rc = outfile_link(&o, stem, ".md", 0);
     }
     if (!rc) {
-        write_bench_page(stdout, &f);
+        write_page(stdout, k, &f);
         fprintf(stderr, "wrote %s and %s\n", csv_path, o.path);
     }
     free_csv(&f);
     free(dir);
     return rc;
 }
+
+int report_bench(const char *csv_path) { return report_page(csv_path, &bench_page); }
+int report_steps(const char *csv_path) { return report_page(csv_path, &step_page); }
 
 /* For the plots: DIR/<machine>/<table>.csv, the rows of the newest file holding each table
  * (newest) with three columns added: source (that file), ratio_to_ref and paper_ratio_to_ref
@@ -676,7 +709,9 @@ int cmd_report(int argc, char **argv)
     };
     cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
     if (columns) {
-        metrics_glossary(stdout);
+        metrics_glossary(stdout, &update_metrics);
+        printf("\nFull-step rows (`fdtdbench step`, make bench's step table, `RESULTS/<machine>/steps/*.csv`):\n\n");
+        metrics_glossary(stdout, &step_metrics);
         return 0;
     }
     /* Static, so that what they hold stays reachable when a write error exits (LeakSanitizer). */
@@ -719,7 +754,7 @@ int cmd_report(int argc, char **argv)
           "Written by `fdtdbench report` (and `make bench`) from the CSV files in the folders below;\n"
           "the CSVs are the record, this page is regenerated from them.\n\n",
           o);
-    write_legend(o);
+    write_legend(o, &update_metrics);
     if (!nfiles) fputs("No results yet: `make bench` measures them.\n\n", o);
     for (int i = 0; i < nm; i++)
         if (ms[i].nfiles) fprintf(o, "- [%s](#%s)\n", ms[i].name, ms[i].name);

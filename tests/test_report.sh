@@ -154,11 +154,11 @@ result help "$f"
 # The README's column glossary is the metric table's, as report --columns prints it.
 f=
 "$bin" report --columns >"$tmp/columns" 2>&1 || f="exit status $?"
-awk '/^<!-- columns -->$/ { on = 1; next } on && /^$/ { exit } on' README.md >"$tmp/readme-columns"
+awk '/^<!-- columns -->$/ { on = 1; next } /^<!-- \/columns -->$/ { exit } on' README.md >"$tmp/readme-columns"
 [ "$(wc -l <"$tmp/columns")" -gt 10 ] || f="$f
 report --columns printed too little: $(head -n 3 "$tmp/columns")"
 diff "$tmp/readme-columns" "$tmp/columns" >"$tmp/diff" || f="$f
-README.md's glossary (after <!-- columns -->) differs from fdtdbench report --columns; paste its output:
+README.md's glossary (between <!-- columns --> and <!-- /columns -->) differs from fdtdbench report --columns; paste its output:
 $(head -n 10 "$tmp/diff")"
 result readme_glossary_is_the_metric_table "$f"
 

@@ -57,6 +57,10 @@ if find "$tmp/results" -path '*/steps/step-*.csv' | grep -q . &&
 else
     result "step files beside a results folder the report reads" "$(cat "$tmp/err")"
 fi
+# Its header is the step metric table's column list, in order (the glossary's second table).
+cols=$("$B" report --columns | awk -F'`' '/^Full-step rows/ { on = 1; n = 0; next } on && /^\| `/ { printf "%s%s", n++ ? "," : "", $2 }')
+if [ -n "$cols" ] && [ "$(head -n 1 "$f")" = "$cols" ]; then result "step CSV header is the step metric table" ""
+else result "step CSV header is the step metric table" "$(head -n 1 "$f") != $cols"; fi
 if "$B" step --help | grep -q "usage: fdtdbench step"; then result "step --help" ""; else result "step --help" "no usage"; fi
 
 echo "test_step_cli.sh: $passed passed, $failed failed, $skipped skipped"
