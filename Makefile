@@ -17,7 +17,11 @@ CC        ?= cc
 CFLAGS    ?= -O3 -march=native
 SAN       ?=
 SANFLAGS  := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all,)
-INCLUDES  := -Istencils -Ikernels_cpu -Ikernels_gpu -Iharness -Ireport
+# The flow, a folder each: stencils (specs, parser) -> analysis (design, dispersion, cost) ->
+# codegen (generator, kernel interface) -> kernels_cpu, kernels_gpu (templates, backends) ->
+# engine (reference, step engine) -> harness (measurement, metrics, results) -> report -> cli.
+SRC_DIRS  := stencils analysis codegen kernels_cpu kernels_gpu engine harness report cli
+INCLUDES  := $(addprefix -I,$(SRC_DIRS))
 ALLCFLAGS := -std=c11 -Wall -Wextra -fopenmp $(CFLAGS) $(SANFLAGS) $(INCLUDES) -MMD -MP
 LDLIBS    := -lm
 
@@ -33,9 +37,8 @@ CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
 # Every spec file is a scheme (the one with a 'reference' line is what ratios divide by).
 SPECS     := $(sort $(wildcard stencils/*.stencil))
 GEN       := $(BUILD)/gen
-LIB_C     := $(filter-out stencils/generate.c stencils/embed.c stencils/fuzz_%.c,$(wildcard stencils/*.c)) \
-             $(wildcard kernels_cpu/*.c) $(filter-out harness/main.c harness/fuzz_cli.c,$(wildcard harness/*.c)) \
-             $(wildcard report/*.c)
+LIB_C     := $(filter-out codegen/% %/fuzz_spec.c %/fuzz_cli.c cli/main.c kernels_gpu/%,\
+                 $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 # Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in),
 # generated into a source file of its own, plus one generated table per device.
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in))
@@ -55,7 +58,7 @@ TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(
 .PHONY: all bench test tune plots kernel fuzz clean peers cputime
 all: $(BUILD)/fdtdbench
 
-$(BUILD)/fdtdbench: $(BUILD)/harness/main.o $(BUILD)/libfdtd.a
+$(BUILD)/fdtdbench: $(BUILD)/cli/main.o $(BUILD)/libfdtd.a
 	$(CC) $(ALLCFLAGS) -o $@ $^ $(GPU_LIBS) $(LDLIBS)
 
 $(BUILD)/libfdtd.a: $(LIB_OBJ) $(GPU_OBJ)
@@ -78,10 +81,10 @@ $(GEN)/gpu_%.o: $(GEN)/gpu_%.cu
 
 # The generator runs on the build machine; it shares the parser with the suite.
 # design.c too: a spec whose weights cannot be designed fails the build, naming the file.
-GEN_SRC   := stencils/generate.c stencils/spec.c stencils/design.c stencils/embed.c
-$(GEN)/generate: $(GEN_SRC) stencils/spec.h stencils/design.h stencils/embed.h
+GEN_SRC   := codegen/generate.c stencils/spec.c analysis/design.c codegen/embed.c
+$(GEN)/generate: $(GEN_SRC) stencils/spec.h analysis/design.h codegen/embed.h
 	@mkdir -p $(GEN)
-	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -o $@ $(GEN_SRC) -lm
+	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -Ianalysis -Icodegen -o $@ $(GEN_SRC) -lm
 
 $(GEN)/cpu_%.c: kernels_cpu/%.c.in $(GEN)/generate $(SPECS)
 	$(GEN)/generate variant $< $@ $(SPECS)
@@ -173,8 +176,8 @@ FUZZFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(INCLUDES)
 fuzz:
 	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/cli_corpus $(BUILD)/fuzz/embed_corpus
 	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_spec stencils/fuzz_spec.c stencils/spec.c -lm
-	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_cli harness/fuzz_cli.c harness/cli.c stencils/spec.c -lm
-	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_embed stencils/fuzz_embed.c stencils/embed.c
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_cli cli/fuzz_cli.c cli/cli.c stencils/spec.c -lm
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_embed codegen/fuzz_embed.c codegen/embed.c
 	# New inputs go to the build folder; copy a crashing one into tests/fuzz_corpus as a regression test.
 	$(BUILD)/fuzz/fuzz_spec -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus tests/fuzz_corpus

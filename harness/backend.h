@@ -29,7 +29,7 @@ struct device_desc {
     char simd[32];       /* CPU: the kernels' vector width ("avx512: 64 bytes"); GPU: empty */
 };
 
-/* One field's halo refresh (harness/halo_rule.h): its interior size, strides, precision,
+/* One field's halo refresh (engine/halo_rule.h): its interior size, strides, precision,
  * boundary, and per axis whether the component sits on the half nodes. */
 struct halo_args {
     int n[3];

@@ -1,4 +1,4 @@
-/* The CPU halo refresh of the step engine (harness/halo_rule.h): the lines along each axis,
+/* The CPU halo refresh of the step engine (engine/halo_rule.h): the lines along each axis,
  * one axis after another, in one OpenMP region per field (a barrier between axes); small fields
  * are refreshed by one thread, where waking the others would cost more than the work. */
 #include "backend.h"

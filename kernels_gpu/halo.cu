@@ -1,4 +1,4 @@
-/* The GPU halo refresh of the step engine (harness/halo_rule.h): one launch per axis, in
+/* The GPU halo refresh of the step engine (engine/halo_rule.h): one launch per axis, in
  * order, one thread per line along the axis; launches only (the engine waits once per step). */
 #include <cuda_runtime.h>
 

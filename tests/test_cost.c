@@ -1,6 +1,6 @@
-/* fdtdbench cost's model (harness/cost.c): the resolution search against the closed form and
+/* fdtdbench cost's model (analysis/cost.c): the resolution search against the closed form and
  * its own definition, steps, cells and memory, the throughput reader on synthetic rows, and the
- * prediction checked by simulation: each scheme stepped at its chosen N (harness/simulate.c)
+ * prediction checked by simulation: each scheme stepped at its chosen N (engine/simulate.c)
  * on a periodic box with an eigenmode along its worst direction, for the predicted steps. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* The analysis of stencils/design.c against SCHEMES.md sections 3-4: the designed weights, the
+/* The analysis of analysis/design.c against SCHEMES.md sections 3-4: the designed weights, the
  * A1/A3 symbol table, the dispersion check values, the stability limits, the update
  * coefficients; and the dispersion command's output and errors. */
 #define _DEFAULT_SOURCE

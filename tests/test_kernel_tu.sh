@@ -21,10 +21,10 @@ for t in kernels_cpu/*.c.in kernels_gpu/*.cu.in; do
             grep -q "k_${sc}_${c}_f32_array_${v}_run" "$src" || errors="${errors}$src: no entry point k_${sc}_${c}_f32_array_${v}_run\n"
             head -n 2 "$src" | grep -q "flops, [0-9]* reads and 1 write" || errors="${errors}$src: no counts in its heading\n"
             if [ $ext = c ]; then
-                cc -std=c11 -Wall -Wextra -Werror -fopenmp -O1 -Istencils -Ikernels_cpu -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
+                cc -std=c11 -Wall -Wextra -Werror -fopenmp -O1 -Istencils -Icodegen -Ikernels_cpu -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
                     errors="$errors$(head -n 5 "$tmp/err")\n"
             elif command -v "${NVCC:-nvcc}" >/dev/null 2>&1; then
-                "${NVCC:-nvcc}" -std=c++17 -arch=sm_90 -O1 -Istencils -Ikernels_gpu -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
+                "${NVCC:-nvcc}" -std=c++17 -arch=sm_90 -O1 -Istencils -Icodegen -Ikernels_gpu -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
                     errors="$errors$(head -n 5 "$tmp/err")\n"
             fi
         done

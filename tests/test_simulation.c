@@ -1,5 +1,5 @@
-/* The generated kernels stepped in a periodic box (harness/simulate.c) against the analysis of
- * stencils/design.c: phase advance and |z| per step of single eigenmodes, single against double
+/* The generated kernels stepped in a periodic box (engine/simulate.c) against the analysis of
+ * analysis/design.c: phase advance and |z| per step of single eigenmodes, single against double
  * precision, array against uniform coefficients, and the energy just below and just above the
  * stability limit; on the CPU, and on the GPU where there is one. */
 #include <math.h>

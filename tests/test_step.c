@@ -1,4 +1,4 @@
-/* The step engine (harness/step.c): every scheme, variant, precision, storage and boundary
+/* The step engine (engine/step.c): every scheme, variant, precision, storage and boundary
  * against the double-precision reference step; proof that the check catches a wrong halo; PEC
  * walls against their image-theory equivalent (a periodic box twice the size); the byte
  * counts of a whole step. CPU here, GPU where there is one. */

@@ -42,7 +42,7 @@ extern const char *const device_names[2];
 typedef void (*kernel_fn)(const struct kernel_args *);
 
 /* What a kernel variant declares about the launches it takes (its template's header line,
- * stencils/generate.c): the harness checks a launch against them, the tuner draws its candidates
+ * codegen/generate.c): the harness checks a launch against them, the tuner draws its candidates
  * from them, and an untuned GPU uses the default. */
 struct variant_traits {
     int marches;     /* 1 if each thread (or block) updates a->nodes consecutive nodes along z */

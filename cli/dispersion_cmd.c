@@ -1,5 +1,5 @@
 /* fdtdbench dispersion: phase-velocity error and stability of the schemes,
- * for one scheme, or as tables for plotting. Everything is computed by stencils/design.c from
+ * for one scheme, or as tables for plotting. Everything is computed by analysis/design.c from
  * the parsed specs. */
 #include <math.h>
 #include <stdio.h>

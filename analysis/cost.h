@@ -1,7 +1,7 @@
 /* What accuracy costs (issue 12): the coarsest resolution at which a scheme keeps its
  * worst-direction phase error within a budget over a propagation distance, and what running it
  * takes: cells, steps, memory, and time from a measured full-step throughput. The dispersion is
- * stencils/design.c's; this file only searches it and does the arithmetic. */
+ * analysis/design.c's; this file only searches it and does the arithmetic. */
 #ifndef HARNESS_COST_H
 #define HARNESS_COST_H
 

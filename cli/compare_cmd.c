@@ -100,7 +100,7 @@ static void load(struct file *f, const char *path)
             /* nodes is newer than the rest: files without it measured one node per thread */
             for (int k = 0; k < NKEY; k++)
                 if (at[k] < 0 && strcmp(key_columns[k], "nodes"))
-                    cli_error("%s: no column '%s' (expected the columns of harness/results.h)", path, key_columns[k]);
+                    cli_error("%s: no column '%s' (expected the columns of harness/metrics.h)", path, key_columns[k]);
             if (c_upd < 0 || c_pct < 0 || c_min < 0 || c_med < 0 || c_max < 0)
                 cli_error("%s: needs columns updates_per_s, pct_bw, min_ms, median_ms, max_ms", path);
             continue;
@@ -119,7 +119,7 @@ static void load(struct file *f, const char *path)
             r->spread = mid > 0 ? r->pct * (hi - lo) / mid : 0;
         }
     }
-    if (!ncol) cli_error("%s: empty file (expected the header line of harness/results.h)", path);
+    if (!ncol) cli_error("%s: empty file (expected the header line of harness/metrics.h)", path);
 }
 
 static int same_key(const struct row *a, const struct row *b)
