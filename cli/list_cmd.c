@@ -15,18 +15,19 @@ static const char *const help =
 
 int cmd_list(int argc, char **argv)
 {
-    int csv = 0, reference = 0, precision = F32, coef = COEF_ARRAY, only = -1;
+    int csv = 0, reference = 0, title = 0, precision = F32, coef = COEF_ARRAY, only = -1;
     const char *component = "all";
     const struct cli_option opts[] = {
         CLI_OPT_CSV(&csv),
         CLI_OPT_PRECISION(&precision),
         CLI_OPT_COEF(&coef),
         {"component", CLI_TEXT, "C|all", "hx hy hz ex ey ez, or all (all)", &component, 0, 0, NULL, 0},
-        {"reference", CLI_FLAG, NULL, "print the reference scheme's name only", &reference, 0, 0, NULL, 0},
+        {"reference", CLI_FLAG, NULL, "print the reference scheme's name only (--title: its title)", &reference, 0, 0, NULL, 0},
+        {"title", CLI_FLAG, NULL, "with --reference: the title instead of the name", &title, 0, 0, NULL, 0},
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
     if (reference) {
-        if (scheme_reference()) puts(scheme_reference()->name);
+        if (scheme_reference()) puts(title ? scheme_reference()->title : scheme_reference()->name);
         return 0;
     }
     if (strcmp(component, "all")) only = cli_component(component);

@@ -17,6 +17,7 @@ here=$(dirname "$0")
 bin="$build/fdtdbench"
 # The reference scheme (its spec's 'reference' line): the fastest-variant panel's ratio.
 ref=$("$bin" list --reference 2>/dev/null)
+reftitle=$("$bin" list --reference --title 2>/dev/null)
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "gnuplot not found: install the package gnuplot-nox (apt-get install gnuplot-nox)"
@@ -105,14 +106,14 @@ plot_throughput() { # device FILES...
         fi
         [ -n "$d1" ] || { d1=$d2 t1=$t2 d2= t2=; }
         [ -n "$d1" ] || { echo "  throughput: skipped (no Hx rows in table5-1thread or table5-allthreads)"; return; }
-        gp throughput.gp "CPU throughput per scheme, Hx kernel" "$(caption $f1 $fa)" "$out/throughput" "$d1" "$t1" "$d2" "$t2"
+        gp throughput.gp "CPU throughput per scheme, Hx kernel" "$(caption $f1 $fa)" "$out/throughput" "$d1" "$t1" "$d2" "$t2" "$reftitle"
     else
         t=table4
         f=$(newest table4)
         [ -n "$f" ] || { echo "  throughput: skipped (no table4 rows)"; return; }
         bars_dat $t "$f" block >"$tmp/all.dat"
         # Two panels: the paper's method (untagged labels), and each scheme's fastest variant,
-        # its ratio taken against Yee's fastest.
+        # its ratio taken against the reference scheme's fastest.
         awk -F '\t' '$1 !~ / /' "$tmp/all.dat" >"$tmp/t1.dat"
         awk -F '\t' -v ref="$ref" 'BEGIN { OFS = "\t" }
             { split($1, w, " "); if (!(w[1] in best) || $2 + 0 > best[w[1]] + 0) { best[w[1]] = $2; row[w[1]] = $0 }
@@ -123,7 +124,7 @@ plot_throughput() { # device FILES...
         [ -s "$tmp/t1.dat" ] || { echo "  throughput: skipped (no Hx rows in $t)"; return; }
         gp throughput.gp "GPU throughput per scheme at its best block, Hx kernel, vs the paper's Table 4 (Tesla C2050)" \
             "$(caption "$f")" "$out/throughput" "$tmp/t1.dat" "the paper's method (baseline variant)" \
-            "$tmp/t2.dat" "fastest variant per scheme"
+            "$tmp/t2.dat" "fastest variant per scheme" "$reftitle"
     fi
 }
 

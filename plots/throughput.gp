@@ -1,8 +1,9 @@
 # Bars per scheme: MCells/s (eq. 5) measured here beside the paper's, labelled with the
-# Yee/scheme ratio. Data rows come from render.sh (never typed in here):
+# reference/scheme ratio (Yee/scheme). Data rows come from render.sh (never typed in here):
 #   label  measured  ratio  paper|?  paper_ratio|?  top  has_paper  grid  block|-
-# gnuplot -c throughput.gp TITLE CAPTION OUTSTEM DAT1 PANEL1 [DAT2 PANEL2]
+# gnuplot -c throughput.gp TITLE CAPTION OUTSTEM DAT1 PANEL1 DAT2|"" PANEL2|"" REFERENCE_TITLE
 title = ARG1; caption = ARG2; out = ARG3
+ref = (ARG8 eq "") ? "reference" : ARG8
 panels = (ARG6 eq "") ? 1 : 2
 set datafile separator "\t"
 set datafile missing "?"
