@@ -37,8 +37,8 @@ static const char usage[] =
     "                      row set per budget (for the figure)\n"
     "  --device, --precision, --coef   the configuration whose throughput is used (cpu, f32, array)\n"
     "  --scheme S          only these schemes (Yee is computed anyway: the ratios' reference)\n"
-    "  --measure           measure the throughput now (until the full-step engine exists: an\n"
-    "                      estimate, six times the Hx kernel's time, labelled so)\n"
+    "  --measure           measure the full-step throughput now, at the problem's grid (a cube of\n"
+    "                      256^3 on a CPU, 512^3 on a GPU where the problem is larger)\n"
     "  --machine NAME      read committed results of results/NAME (default: this device's folder;\n"
     "                      --run still runs here)\n"
     "  --results DIR       where the results folders are (results)\n"
@@ -583,7 +583,7 @@ void cost_bench(struct session *se, const char *results_dir)
     struct opts o = {.p = {{l, l, l}, sqrt(3) * l, run_problem[se->device].budget},
                      .budgets = {run_problem[se->device].budget}, .nbudgets = 1, .device = se->device,
                      .format = MARKDOWN, .source = MEASURE, .run = 1, .results = results_dir};
-    printf("\n### Validation: the problem run (fdtdbench cost --size %g --phase-error %g --measure --run)\n", l,
-           o.budgets[0]);
+    printf("\n### Validation: the problem run (fdtdbench cost --device %s --size %g --phase-error %g --measure --run)\n",
+           device_names[se->device], l, o.budgets[0]);
     report(&o, se, se->slug, (double)se->desc.memory_bytes, stdout);
 }
