@@ -314,12 +314,11 @@ static void farther(const struct cost_answer *yee)
 static void run_table(const struct opts *o, const struct row *rows, int n)
 {
     const int md = o->format == MARKDOWN;
-    fprintf(out, "\n%sRun (--run): each answer stepped by the step engine on its own grid, periodic, for its steps, "
+    fprintf(out, "\nRun (--run): each answer stepped by the step engine on its own grid, periodic, for its steps, "
             "an eigenmode near its worst direction (mode m: k = 2 pi m / grid, no finer than N); phase: measured, "
             "and predicted for that mode (agrees: within the budget and within %.0f%% of the prediction); time: "
-            "the steps' wall time against cells x steps / throughput (%s: outside %.0f%%)%s\n\n",
-            md ? "**" : "", 100 * COST_PHASE_TOLERANCE, md ? "**off**" : "OFF", 100 * COST_TIME_TOLERANCE,
-            md ? "**" : "");
+            "the steps' wall time against cells x steps / throughput (%s: outside %.0f%%)\n\n",
+            100 * COST_PHASE_TOLERANCE, md ? "**off**" : "OFF", 100 * COST_TIME_TOLERANCE);
     if (md)
         fprintf(out, "| scheme | weights | N | grid | steps | variant | mode (its N) | phase predicted | phase measured "
                      "| budget | agrees | predicted time | measured time | measured / predicted |\n"
