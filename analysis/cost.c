@@ -10,6 +10,9 @@
 
 #include "design.h"
 #include "kernel.h"
+#include "simulate.h"
+
+#define PI 3.14159265358979323846
 
 /* ---- the resolution search ------------------------------------------------------------- */
 
@@ -132,10 +135,12 @@ int cost_resolution(const struct scheme *s, enum cost_weights weights, const str
 
 /* ---- the throughput reader ------------------------------------------------------------- */
 
-enum { C_CODE, C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS };
-static const char *const col_names[NCOLS] = {
+enum { C_CODE, C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS,
+       C_VARIANT = NCOLS, C_BLOCK, C_NODES, C_THREADS, NALL }; /* from NCOLS on: optional */
+static const char *const col_names[NALL] = {
     STEP_COL_CODE, STEP_COL_TABLE, STEP_COL_SCHEME, STEP_COL_DEVICE, STEP_COL_PRECISION, STEP_COL_COEF,
-    STEP_COL_NX,   STEP_COL_NY,    STEP_COL_NZ,     STEP_COL_CELLS_PER_S, STEP_COL_DATE};
+    STEP_COL_NX,   STEP_COL_NY,    STEP_COL_NZ,     STEP_COL_CELLS_PER_S, STEP_COL_DATE, STEP_COL_VARIANT,
+    STEP_COL_BLOCK, STEP_COL_NODES, STEP_COL_THREADS};
 
 /* Splits a CSV line in place at commas (the suite writes no quoted fields); returns the count. */
 static int split_csv(char *line, char **f, int max)
@@ -168,19 +173,19 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         FILE *f = fopen(path, "r");
         if (!f) continue;
-        int at[NCOLS], nf, ok = getline(&line, &cap, f) > 0;
+        int at[NALL], nf, ok = getline(&line, &cap, f) > 0;
         char *fields[MAXF];
         nf = ok ? split_csv(line, fields, MAXF) : 0;
-        for (int c = 0; c < NCOLS && ok; c++) {
+        for (int c = 0; c < NALL && ok; c++) {
             at[c] = -1;
             for (int i = 0; i < nf; i++)
                 if (!strcmp(fields[i], col_names[c])) at[c] = i;
-            ok = at[c] >= 0; /* not a table with these columns: not a step table */
+            ok = at[c] >= 0 || c >= NCOLS; /* not a table with these columns: not a step table */
         }
         while (ok && getline(&line, &cap, f) > 0) {
             nf = split_csv(line, fields, MAXF);
             int usable = 1;
-            for (int c = 0; c < NCOLS; c++) usable &= at[c] < nf;
+            for (int c = 0; c < NALL; c++) usable &= at[c] < nf;
             if (!usable || strcmp(fields[at[C_TABLE]], STEP_TABLE) || strcmp(fields[at[C_CODE]], STEP_CODE) ||
                 strcmp(fields[at[C_SCHEME]], s->name) ||
                 strcmp(fields[at[C_DEVICE]], device_names[device]) ||
@@ -200,6 +205,11 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                 t->cells_per_s = rate;
                 snprintf(t->source, sizeof t->source, "%s table of %.200s: grid %sx%sx%s; %s", STEP_TABLE, path,
                          fields[at[C_NX]], fields[at[C_NY]], fields[at[C_NZ]], date);
+                snprintf(t->variant, sizeof t->variant, "%s", at[C_VARIANT] >= 0 ? fields[at[C_VARIANT]] : "components");
+                t->have_launch = at[C_BLOCK] >= 0 && at[C_NODES] >= 0 &&
+                                 sscanf(fields[at[C_BLOCK]], "%dx%dx%d", &t->block[0], &t->block[1], &t->block[2]) == 3;
+                t->nodes = t->have_launch ? atoi(fields[at[C_NODES]]) : 0;
+                t->threads = at[C_THREADS] >= 0 ? atoi(fields[at[C_THREADS]]) : 0;
             }
         }
         fclose(f);
@@ -207,4 +217,69 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
     free(line);
     closedir(d);
     return best_rate > 0 ? 0 : -1;
+}
+
+/* ---- validation by simulation ---------------------------------------------------------- */
+
+/* The wave of mode m on grid g: its cells per wavelength and unit direction. */
+static double mode_wave(const int m[3], const int g[3], double dir[3])
+{
+    double k[3], k2 = 0;
+    for (int d = 0; d < 3; d++) k[d] = 2 * PI * m[d] / g[d], k2 += k[d] * k[d];
+    for (int d = 0; d < 3; d++) dir[d] = k2 > 0 ? k[d] / sqrt(k2) : 0;
+    return k2 > 0 ? 2 * PI / sqrt(k2) : INFINITY;
+}
+
+int cost_mode(const struct cost_answer *a, int mode[3], char *why, size_t n)
+{
+    double best = -1;
+    for (int c = 0; c < 8; c++) {
+        int m[3], self_conjugate = 1;
+        for (int d = 0; d < 3; d++) {
+            double x = a->grid[d] * fabs(a->dir[d]) / a->ppw;
+            m[d] = (int)(c >> d & 1 ? ceil(x - 1e-9) : floor(x + 1e-9));
+            self_conjugate &= 2 * m[d] % a->grid[d] == 0;
+        }
+        double dir[3], vp, amp, ppw = mode_wave(m, a->grid, dir);
+        char err[256];
+        if (self_conjugate || !isfinite(ppw) || ppw < a->ppw * (1 - 1e-9) ||
+            phase_velocity_error(a->s, a->w, dir, ppw, a->courant, &vp, &amp, err, sizeof err))
+            continue;
+        if (fabs(vp) > best) best = fabs(vp), memcpy(mode, m, sizeof m);
+    }
+    if (best >= 0) return 0;
+    snprintf(why, n, "%s: the %dx%dx%d grid holds no wave of at least N = %.1f cells per wavelength near the worst "
+             "direction (%.2f, %.2f, %.2f): a larger domain", a->s->name, a->grid[0], a->grid[1], a->grid[2], a->ppw,
+             a->dir[0], a->dir[1], a->dir[2]);
+    return -1;
+}
+
+int cost_simulate(const struct cost_answer *a, const struct sim_config *c, const int mode[3], struct cost_run *r,
+                  char *why, size_t n)
+{
+    struct sim_config sc = *c;
+    sc.s = a->s, sc.w = a->w, sc.courant = a->courant, sc.boundary = BOUNDARY_PERIODIC;
+    memset(r, 0, sizeof *r);
+    memcpy(r->grid, sc.grid, sizeof r->grid);
+    memcpy(r->mode, mode, sizeof r->mode);
+    double dir[3], vp, amp, theta, measured_amp;
+    r->mode_ppw = mode_wave(mode, sc.grid, dir);
+    if (phase_velocity_error(a->s, a->w, dir, r->mode_ppw, a->courant, &vp, &amp, why, n)) return -1;
+    if (a->steps > 0x7fffffff) {
+        snprintf(why, n, "%s: %lld steps, more than one run takes", a->s->name, a->steps);
+        return -1;
+    }
+    if (sim_mode_timed(&sc, mode, (int)a->steps, &theta, &measured_amp, &r->seconds, why, n)) return -1;
+    double steps = (double)a->steps, exact = 2 * PI / r->mode_ppw * a->courant; /* |k| c dt / Delta per step */
+    r->predicted_deg = 360 * steps * a->courant / r->mode_ppw * fabs(vp);
+    r->measured_deg = fabs(exact - theta) * steps * 180 / PI;
+    r->predicted_loss = 1 - pow(amp, steps);
+    r->measured_loss = 1 - pow(measured_amp, steps);
+    return 0;
+}
+
+int cost_phase_agrees(const struct cost_run *r, double budget_deg)
+{
+    return r->measured_deg <= budget_deg &&
+           fabs(r->measured_deg - r->predicted_deg) <= COST_PHASE_TOLERANCE * r->predicted_deg;
 }

@@ -31,6 +31,11 @@
 #define STEP_COL_NZ "nz"
 #define STEP_COL_CELLS_PER_S "cells_per_s"
 #define STEP_COL_DATE "date"
+/* optional: the configuration the row was measured in, which cost --run repeats */
+#define STEP_COL_VARIANT "variant"
+#define STEP_COL_BLOCK "block"
+#define STEP_COL_NODES "nodes"
+#define STEP_COL_THREADS "threads"
 
 struct cost_problem {
     double size[3];    /* domain, in wavelengths */
@@ -69,10 +74,15 @@ int cost_resolution(const struct scheme *s, enum cost_weights weights, const str
 
 /* Bytes per cell of a full step: step_bytes_per_cell() in step.h, the step engine's own count. */
 
-/* Full-step throughput of one configuration and where it came from. */
+/* Full-step throughput of one configuration, where it came from, and the configuration it was
+ * measured in: what cost --run repeats, so that prediction and run time the same thing. */
 struct throughput {
     double cells_per_s;
     char source[320];
+    char variant[32];   /* as fdtdbench step names it: "components", "fused", or a kernel variant */
+    int have_launch;    /* block and nodes known (else the device's default launch) */
+    int block[3], nodes;
+    int threads;        /* CPU threads (0: all) */
 };
 
 /* The committed full-step row (table STEP_TABLE, code STEP_CODE) in the .csv files of
@@ -82,9 +92,47 @@ struct throughput {
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
                                  int precision, int coef, double cells, struct throughput *t);
 
+/* ---- validation by simulation (issue 12) ---------------------------------------------- */
+
+/* The simulation check's rule: the phase error the kernels accumulate is within the budget and
+ * within this fraction of the dispersion's prediction for the wave run. */
+#define COST_PHASE_TOLERANCE 0.10
+/* The bench's rule for a run of the problem itself: measured time within this fraction of the
+ * predicted one (a benchmark figure, never a test's). */
+#define COST_TIME_TOLERANCE 0.15
+
+/* One run of an answer: an eigenmode stepped for the answer's steps, timed. */
+struct cost_run {
+    int grid[3], mode[3];  /* the periodic box and the mode's numbers (k_d = 2 pi mode_d / grid_d) */
+    double mode_ppw;       /* the mode's cells per wavelength */
+    double predicted_deg;  /* the dispersion's phase error for that mode over the steps */
+    double measured_deg;   /* the kernels' */
+    double predicted_loss, measured_loss; /* amplitude lost over the steps (S44 damps) */
+    double seconds;        /* wall time of the steps (the device waited for) */
+};
+
+/* The mode a's own grid (the problem's domain, periodic) holds nearest the worst direction at N
+ * without being finer than N: of the modes whose every m_d is the floor or the ceiling of
+ * grid_d |dir_d| / N, the one no finer than N with the largest predicted error. 0, or -1 with
+ * why (the domain holds no such wave). */
+int cost_mode(const struct cost_answer *a, int mode[3], char *why, size_t n);
+
+/* Steps the eigenmode `mode` of the periodic box c->grid for a->steps steps with the step engine
+ * (sim_mode_timed: one warm-up step, then the steps timed in one call) at a's weights and Courant
+ * number; c gives the backend, precision, storage, variant, block and nodes. 0, or -1 with why. */
+struct sim_config;
+int cost_simulate(const struct cost_answer *a, const struct sim_config *c, const int mode[3], struct cost_run *r,
+                  char *why, size_t n);
+
+/* 1 if r's measured phase error is within the budget and within COST_PHASE_TOLERANCE of its
+ * prediction. */
+int cost_phase_agrees(const struct cost_run *r, double budget_deg);
+
 /* For fdtdbench bench (cost_cmd.c): Markdown tables on stdout of the two standard problems, a
  * 10-wavelength cube at 10 degrees and a 50-wavelength cube at 1 degree, on the session's device
- * (f32, array coefficients), with throughput from its committed full-step rows, else measured. */
+ * (f32, array coefficients), with throughput from its committed full-step rows, else measured;
+ * then the validation problem (cost_cmd.c's run_problem) run with the step engine, its time against the
+ * time predicted from throughput measured at its own grid. */
 struct session;
 void cost_bench(struct session *s, const char *results_dir);
 

@@ -12,6 +12,7 @@
 #include "measure.h"
 #include "metrics.h"
 #include "session.h"
+#include "simulate.h"
 #include "step_measure.h"
 
 #define PI 3.14159265358979323846
@@ -20,7 +21,7 @@ static const char usage[] =
     "usage: fdtdbench cost --size LX[xLYxLZ] [--distance D] [--phase-error DEG[,DEG...]]\n"
     "                      [--device cpu|gpu] [--precision f32|f64] [--coef array|uniform]\n"
     "                      [--scheme S[,S...]] [--measure] [--machine NAME] [--results DIR]\n"
-    "                      [--memory GB] [--csv] [--save]\n"
+    "                      [--memory GB] [--run] [--csv] [--save]\n"
     "\n"
     "What accuracy costs: for a domain of LX x LY x LZ wavelengths and a wave that travels D of\n"
     "them, each scheme's coarsest resolution N (cells per wavelength, to 0.1) whose phase error in\n"
@@ -37,14 +38,21 @@ static const char usage[] =
     "                      row set per budget (for the figure)\n"
     "  --device, --precision, --coef   the configuration whose throughput is used (cpu, f32, array)\n"
     "  --scheme S          only these schemes (Yee is computed anyway: the ratios' reference)\n"
-    "  --measure           measure the throughput now (until the full-step engine exists: an\n"
-    "                      estimate, six times the Hx kernel's time, labelled so)\n"
-    "  --machine NAME      read committed results of results/NAME (default: this device's folder)\n"
+    "  --measure           measure the full-step throughput now, at the problem's grid (a cube of\n"
+    "                      256^3 on a CPU, 512^3 on a GPU where the problem is larger)\n"
+    "  --machine NAME      read committed results of results/NAME (default: this device's folder;\n"
+    "                      --run still runs here)\n"
     "  --results DIR       where the results folders are (results)\n"
     "  --memory GB         the device's memory (default: as the device reports it)\n"
+    "  --run               validate by simulation: run each answer with the step engine on the\n"
+    "                      problem's own grid (periodic) for its steps, an eigenmode near the worst\n"
+    "                      direction, and report its phase error against the budget and its wall\n"
+    "                      time against the prediction, in the configuration the throughput was\n"
+    "                      measured in (with --measure: measured now at that same grid); one budget\n"
     "  --csv               comma-separated values with a header line\n"
     "  --save              the CSV into RESULTS/<machine>/cost/cost-<date>.csv (never over an\n"
-    "                      earlier file), where make plots finds it for the figure\n"
+    "                      earlier file), where make plots finds it for the figure; with --run,\n"
+    "                      into RESULTS/<machine>/cost/run-<date>.csv (apart from the figure's)\n"
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
     "same scheme, precision and storage, at the grid nearest the problem's; else --measure.\n";
 
@@ -53,7 +61,7 @@ enum { MAX_BUDGETS = 64, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEMES * 2 }; /* MAX_S
 struct opts {
     struct cost_problem p;   /* budget_deg: the first of budgets */
     double budgets[MAX_BUDGETS];
-    int nbudgets, distance_given, save;
+    int nbudgets, distance_given, save, run;
     int device, precision, coef;
     enum { TEXT, CSV, MARKDOWN } format;
     enum { FROM_RESULTS, MEASURE, RESULTS_ELSE_MEASURE } source;
@@ -103,18 +111,20 @@ static int wanted(const struct opts *o, const struct scheme *s)
 /* ---- throughput ------------------------------------------------------------------------ */
 
 /* A full step measured now with the step engine (fdtdbench step's path): the device's own
- * single-component kernels ("components") on a grid like the problem's (at most 256^3 on the
- * CPU, 512^3 on a GPU, and what fits), vacuum at 0.9 of the stability limit. */
-static int measure_full_step(struct session *se, const struct scheme *s, int precision, int coef, double cells,
-                             struct throughput *t, char *why, size_t n)
+ * single-component kernels ("components") on the problem's grid, or where that is over cap
+ * cells a cube of the cap (256^3 on the CPU, 512^3 on a GPU) or what fits; vacuum at 0.9 of the
+ * stability limit. The configuration goes into t, for --run to repeat. */
+static int measure_full_step(struct session *se, const struct scheme *s, int precision, int coef, const int grid[3],
+                             int steps, struct throughput *t, char *why, size_t n)
 {
-    int side = (int)fmax(16, fmin(cbrt(cells), se->device == DEV_CPU ? 256 : 512));
+    int cap = se->device == DEV_CPU ? 256 : 512, side = cap;
     double w[MAX_GROUPS];
     if (scheme_weights(s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, n)) return -1;
-    struct step_run c = {.variant = "components", .steps = 10, .reps = 3};
+    struct step_run c = {.variant = "components", .steps = steps, .reps = 3};
     c.c = (struct step_config){.b = se->b, .s = s, .w = w, .precision = precision, .coef = coef,
                                .variant = step_kernel_variant(se->device, "components"),
                                .grid = {side, side, side}, .courant = 0.9 * stability_limit(s, w)};
+    if ((double)grid[0] * grid[1] * grid[2] <= (double)cap * cap * cap) memcpy(c.c.grid, grid, sizeof c.c.grid);
     struct run_config rc = {.scheme = s, .component = HX, .precision = precision, .coef = coef,
                             .device = se->device, .variant = c.c.variant};
     default_launch(se, &rc);
@@ -123,18 +133,26 @@ static int measure_full_step(struct session *se, const struct scheme *s, int pre
     while (side > 16 && step_fits(&c, &se->desc, why, n)) side = side * 3 / 4, c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = side;
     session_bandwidth(se, 0);
     struct step_result r;
-    fprintf(stderr, "cost: measuring %s (full steps, %d^3) ...\n", s->name, side);
+    fprintf(stderr, "cost: measuring %s (full steps, %dx%dx%d) ...\n", s->name, c.c.grid[0], c.c.grid[1], c.c.grid[2]);
     if (step_measure(&c, &se->desc, &r, why, n)) return -1;
     const struct step_record m = {"cost", &c, &r, &se->desc};
+    memset(t, 0, sizeof *t);
     t->cells_per_s = step_num(STEP_cells_per_s, &m);
-    snprintf(t->source, sizeof t->source, "measured now: %d steps of %s on %d^3", c.steps, c.variant, side);
+    snprintf(t->source, sizeof t->source, "measured now: %dx%d steps of %s on %dx%dx%d (median)", c.reps, c.steps,
+             c.variant, c.c.grid[0], c.c.grid[1], c.c.grid[2]);
+    snprintf(t->variant, sizeof t->variant, "%s", c.variant);
+    t->have_launch = 1, t->nodes = c.c.nodes, t->threads = c.threads;
+    memcpy(t->block, c.c.block, sizeof t->block);
     return 0;
 }
 
-/* Each scheme's throughput (one per scheme: measured once, at its first answer's size). */
+/* Each scheme's measured throughput: once per scheme, at its first answer's size; with --run,
+ * once per grid, at that grid. */
+enum { MAX_RATES = MAX_SCHEMES * 2 };
 struct rates {
-    const struct scheme *s[MAX_SCHEMES];
-    struct throughput t[MAX_SCHEMES];
+    const struct scheme *s[MAX_RATES];
+    double cells[MAX_RATES];
+    struct throughput t[MAX_RATES];
     int n;
 };
 
@@ -151,12 +169,15 @@ static void throughput_of(const struct opts *o, struct session *se, const char *
                   a->s->name, device_names[o->device], precision_names[o->precision], coef_names[o->coef], o->results,
                   machine);
     int i = 0;
-    while (i < r->n && r->s[i] != a->s) i++;
+    while (i < r->n && !(r->s[i] == a->s && (!o->run || r->cells[i] == a->cells))) i++;
     if (i == r->n) {
-        if (r->n == MAX_SCHEMES) cli_error("cost: more than %d schemes", MAX_SCHEMES);
-        if (measure_full_step(se, a->s, o->precision, o->coef, a->cells, &r->t[i], why, sizeof why))
+        if (r->n == MAX_RATES) cli_error("cost: more than %d measurements", MAX_RATES);
+        /* with --run, a tenth of the run's steps a sample: prediction and run are then
+         * independent samples of the same steps on the same grid */
+        int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 10;
+        if (measure_full_step(se, a->s, o->precision, o->coef, a->grid, steps, &r->t[i], why, sizeof why))
             cli_error("cost: measuring %s: %s", a->s->name, why);
-        r->s[r->n++] = a->s;
+        r->s[i] = a->s, r->cells[i] = a->cells, r->n++;
     }
     *out = r->t[i];
 }
@@ -170,6 +191,8 @@ struct row {
     double budget, bytes_per_cell, memory, time_s, yee_time, yee_memory;
     struct throughput t;
     int fits; /* 1, 0, or -1 unknown */
+    int ran;  /* --run: run holds the run */
+    struct cost_run run;
 };
 
 static const char *weights_label(const struct cost_answer *a)
@@ -178,10 +201,18 @@ static const char *weights_label(const struct cost_answer *a)
     return a->weights == COST_DESIGN_FOR_N ? "N_d=N" : "N_d=20";
 }
 
+/* The bench's rule for a run: its wall time within COST_TIME_TOLERANCE of the prediction. */
+static int time_agrees(const struct row *w)
+{
+    return fabs(w->run.seconds / w->time_s - 1) <= COST_TIME_TOLERANCE;
+}
+
 static const char csv_header[] =
     "phase_budget_deg,distance_wavelengths,size_wavelengths,scheme,weights,courant,ppw,theta_deg,phi_deg,"
     "worst_vp_error,phase_error_deg,band_phase_error_deg,amplitude_left,nx,ny,nz,cells,steps,bytes_per_cell,"
-    "memory_bytes,fits,device,precision,coef,cells_per_s,time_s,time_vs_yee,memory_vs_yee,throughput_source";
+    "memory_bytes,fits,device,precision,coef,cells_per_s,time_s,time_vs_yee,memory_vs_yee,run_variant,run_mode,"
+    "run_mode_ppw,run_phase_predicted_deg,run_phase_deg,run_phase_ok,run_s,run_vs_predicted,run_time_ok,"
+    "throughput_source";
 
 static void csv_row(const struct opts *o, const struct row *w)
 {
@@ -191,10 +222,18 @@ static void csv_row(const struct opts *o, const struct row *w)
     fprintf(out, "%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.6g,%.9f,", w->budget, o->p.distance,
             o->p.size[0], o->p.size[1], o->p.size[2], a->s->name, weights_label(a), a->courant, a->ppw, t, ph,
             a->vp_error, a->phase_deg, a->band_phase_deg, a->amplitude_left);
-    fprintf(out, "%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,%.4g,%.4g,%s\n", a->grid[0], a->grid[1],
+    fprintf(out, "%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%.6g,%.6g,%.4g,%.4g,", a->grid[0], a->grid[1],
             a->grid[2], a->cells, a->steps, w->bytes_per_cell, w->memory, w->fits < 0 ? "" : w->fits ? "1" : "0",
             device_names[o->device], precision_names[o->precision], coef_names[o->coef], w->t.cells_per_s,
-            w->time_s, w->time_s / w->yee_time, w->memory / w->yee_memory, w->t.source);
+            w->time_s, w->time_s / w->yee_time, w->memory / w->yee_memory);
+    const struct cost_run *r = &w->run;
+    if (w->ran)
+        fprintf(out, "%s,%dx%dx%d,%.4f,%.6g,%.6g,%d,%.6g,%.4f,%d,", w->t.variant, r->mode[0], r->mode[1], r->mode[2],
+                r->mode_ppw, r->predicted_deg, r->measured_deg, cost_phase_agrees(r, w->budget), r->seconds,
+                r->seconds / w->time_s, time_agrees(w));
+    else
+        fprintf(out, ",,,,,,,,,");
+    fprintf(out, "%s\n", w->t.source);
 }
 
 /* 1.23 s, 4.5 min, 2.1 h, 3.4 d */
@@ -272,14 +311,102 @@ static void farther(const struct cost_answer *yee)
            yee->ppw, yee->courant, fabs(yee->vp_error / vp), fabs(vp), fabs(yee->vp_error));
 }
 
+/* --run's table: each answer run, its phase error against the budget and the prediction for the
+ * wave run, its wall time against the predicted one. */
+static void run_table(const struct opts *o, const struct row *rows, int n)
+{
+    const int md = o->format == MARKDOWN;
+    fprintf(out, "\nRun (--run): each answer stepped by the step engine on its own grid, periodic, for its steps, "
+            "an eigenmode near its worst direction (mode m: k = 2 pi m / grid, no finer than N); phase: measured, "
+            "and predicted for that mode (agrees: within the budget and within %.0f%% of the prediction); time: "
+            "the steps' wall time against cells x steps / throughput (%s: outside %.0f%%)\n\n",
+            100 * COST_PHASE_TOLERANCE, md ? "**off**" : "OFF", 100 * COST_TIME_TOLERANCE);
+    if (md)
+        fprintf(out, "| scheme | weights | N | grid | steps | variant | mode (its N) | phase predicted | phase measured "
+                     "| budget | agrees | predicted time | measured time | measured / predicted |\n"
+                     "|---|---|---:|---|---:|---|---|---:|---:|---:|---|---:|---:|---:|\n");
+    else
+        fprintf(out, "%-8s %-7s %7s %12s %6s %-10s %18s %10s %10s %7s %6s %10s %10s %9s\n", "scheme", "weights", "N",
+                "grid", "steps", "variant", "mode (its N)", "predicted", "measured", "budget", "agrees", "predicted",
+                "measured", "meas/pred");
+    for (int i = 0; i < n; i++) {
+        const struct row *w = &rows[i];
+        const struct cost_answer *a = w->a;
+        const struct cost_run *r = &w->run;
+        char grid[40], mode[48], tp[32], tm[32], ratio[32];
+        snprintf(grid, sizeof grid, "%dx%dx%d", a->grid[0], a->grid[1], a->grid[2]);
+        snprintf(mode, sizeof mode, "%d,%d,%d (%.2f)", r->mode[0], r->mode[1], r->mode[2], r->mode_ppw);
+        snprintf(ratio, sizeof ratio, "%.3f%s", r->seconds / w->time_s,
+                 time_agrees(w) ? "" : md ? " **off**" : " OFF");
+        human_time(w->time_s, tp, sizeof tp), human_time(r->seconds, tm, sizeof tm);
+        if (md)
+            fprintf(out, "| %s | %s | %.1f | %s | %lld | %s | %s | %.4g° | %.4g° | %g° | %s | %s | %s | %s |\n",
+                    a->s->title, weights_label(a), a->ppw, grid, a->steps, w->t.variant, mode, r->predicted_deg,
+                    r->measured_deg, w->budget, cost_phase_agrees(r, w->budget) ? "yes" : "**no**", tp, tm, ratio);
+        else
+            fprintf(out, "%-8s %-7s %7.1f %12s %6lld %-10s %18s %9.4g° %9.4g° %6g° %6s %10s %10s %9s\n", a->s->title,
+                    weights_label(a), a->ppw, grid, a->steps, w->t.variant, mode, r->predicted_deg, r->measured_deg,
+                    w->budget, cost_phase_agrees(r, w->budget) ? "yes" : "NO", tp, tm, ratio);
+    }
+}
+
+/* --run, before anything is measured or written: every answer's grid fits the device and the
+ * engine's halo, and holds a wave near the worst direction no finer than N (cost_mode). */
+static void run_check(const struct opts *o, struct session *se, struct row *rows, int n)
+{
+    char why[512];
+    for (int i = 0; i < n; i++) {
+        const struct cost_answer *a = rows[i].a;
+        struct step_run sr = {.c = {.b = se->b, .s = a->s, .precision = o->precision, .coef = o->coef}};
+        memcpy(sr.c.grid, a->grid, sizeof sr.c.grid);
+        for (int d = 0; d < 3; d++)
+            if (a->grid[d] < STEP_MIN_GRID)
+                cli_error("cost: --run: %s's grid %dx%dx%d is under the step engine's %d cells a side: a larger "
+                          "domain", a->s->name, a->grid[0], a->grid[1], a->grid[2], STEP_MIN_GRID);
+        if (step_fits(&sr, &se->desc, why, sizeof why)) cli_error("cost: --run: %s", why);
+        if (cost_mode(a, rows[i].run.mode, why, sizeof why)) cli_error("cost: --run: %s", why);
+    }
+}
+
+/* --run: every answer run on the session's device in its throughput's configuration (variant,
+ * launch, threads): the prediction's. */
+static void run_all(const struct opts *o, struct session *se, struct row *rows, int n)
+{
+    char why[512];
+    for (int i = 0; i < n; i++) {
+        const struct cost_answer *a = rows[i].a;
+        const struct throughput *t = &rows[i].t;
+        struct sim_config c = {.b = se->b, .precision = o->precision, .coef = o->coef,
+                               .variant = step_kernel_variant(o->device, t->variant)};
+        memcpy(c.grid, a->grid, sizeof c.grid);
+        if (t->have_launch) {
+            memcpy(c.block, t->block, sizeof c.block);
+            c.nodes = t->nodes;
+        } else {
+            struct run_config rc = {.scheme = a->s, .component = HX, .precision = o->precision, .coef = o->coef,
+                                    .device = o->device, .variant = c.variant};
+            default_launch(se, &rc);
+            memcpy(c.block, rc.block, sizeof c.block);
+            c.nodes = rc.nodes;
+        }
+        se->b->set_threads(t->threads);
+        fprintf(stderr, "cost: running %s (%s, %s) on %dx%dx%d for %lld steps ...\n", a->s->name, weights_label(a),
+                t->variant, a->grid[0], a->grid[1], a->grid[2], a->steps);
+        int mode[3];
+        memcpy(mode, rows[i].run.mode, sizeof mode);
+        if (cost_simulate(a, &c, mode, &rows[i].run, why, sizeof why)) cli_error("cost: --run: %s", why);
+        rows[i].ran = 1;
+    }
+}
+
 /* ---- the command ----------------------------------------------------------------------- */
 
 /* Every row of o's problem, budget by budget: the answers first (bad input and unreachable
- * budgets end before any output), then throughput, memory and time, then the table. se may be
- * NULL where no device is open (then only committed results serve). Output to f. */
-static void report(const struct opts *o, struct session *se, const char *machine, double memory, FILE *f)
+ * budgets end before anything is measured), then throughput, memory and time, then the runs.
+ * se may be NULL where no device is open (then only committed results serve). Returns the
+ * count; nothing is written, so that a refusal leaves no partial file. */
+static int compute(const struct opts *o, struct session *se, const char *machine, double memory, struct row **out_rows)
 {
-    out = f;
     static struct cost_answer ans[MAX_ANSWERS];
     static struct row rows[MAX_ANSWERS];
     int n = 0;
@@ -302,6 +429,7 @@ static void report(const struct opts *o, struct session *se, const char *machine
         }
     }
 
+    if (o->run) run_check(o, se, rows, n);
     struct rates rates = {.n = 0};
     for (int i = 0; i < n; i++) {
         struct row *w = &rows[i];
@@ -315,7 +443,15 @@ static void report(const struct opts *o, struct session *se, const char *machine
         const struct row *y = &rows[rows[i].yee - ans];
         rows[i].yee_time = y->time_s, rows[i].yee_memory = y->memory;
     }
+    if (o->run) run_all(o, se, rows, n);
+    *out_rows = rows;
+    return n;
+}
 
+/* compute()'s rows as the table of o->format, to f. */
+static void write_report(const struct opts *o, const struct row *rows, int n, double memory, FILE *f)
+{
+    out = f;
     char note[160] = "";
     if (!(memory > 0)) snprintf(note, sizeof note, "; device memory unknown (give --memory GB)");
     if (o->format == CSV) fprintf(out, "%s\n", csv_header);
@@ -332,6 +468,7 @@ static void report(const struct opts *o, struct session *se, const char *machine
         if ((i + 1 == n || rows[i + 1].budget != rows[i].budget)) farther(rows[i].yee);
     }
     if (o->format == CSV) return;
+    if (o->run) run_table(o, rows, n);
     fprintf(out, "\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the "
            "budget after the distance (phase: at N), and at every resolution up to 2N, at the Courant number S. "
            "Weights N_d=20: the default design point; N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: "
@@ -341,6 +478,13 @@ static void report(const struct opts *o, struct session *se, const char *machine
             rows[i].budget == rows[0].budget)
             fprintf(out, "%s%-8s %.4g Mcells/s: %s\n", o->format == MARKDOWN ? "- " : "  ", rows[i].a->s->title,
                    rows[i].t.cells_per_s / 1e6, rows[i].t.source);
+}
+
+static void report(const struct opts *o, struct session *se, const char *machine, double memory, FILE *f)
+{
+    struct row *rows;
+    int n = compute(o, se, machine, memory, &rows);
+    write_report(o, rows, n, memory, f);
 }
 
 int cmd_cost(int argc, char **argv)
@@ -355,6 +499,7 @@ int cmd_cost(int argc, char **argv)
         }
         if (!strcmp(a, "--csv")) o.format = CSV;
         else if (!strcmp(a, "--measure")) o.source = MEASURE;
+        else if (!strcmp(a, "--run")) o.run = 1;
         else if (!strcmp(a, "--save")) o.save = 1, o.format = CSV;
         else if (!strcmp(a, "--size")) parse_size(cli_value(argc, argv, &i), o.p.size);
         else if (!strcmp(a, "--distance")) {
@@ -384,6 +529,7 @@ int cmd_cost(int argc, char **argv)
     } else {
         o.budgets[o.nbudgets++] = 10;
     }
+    if (o.run && o.nbudgets > 1) cli_error("cost: --run takes one --phase-error budget, not %d", o.nbudgets);
     if (!o.distance_given)
         o.p.distance = sqrt(o.p.size[0] * o.p.size[0] + o.p.size[1] * o.p.size[1] + o.p.size[2] * o.p.size[2]);
 
@@ -392,7 +538,7 @@ int cmd_cost(int argc, char **argv)
     int have_device = 0;
     double memory = o.memory_gb * 1e9;
     char dev_why[256];
-    if (o.source == MEASURE || !o.machine) session_open(&se, o.device), have_device = 1; /* ends if not usable */
+    if (o.source == MEASURE || o.run || !o.machine) session_open(&se, o.device), have_device = 1; /* ends if not usable */
     else if ((o.device == DEV_CPU ? cpu_backend() : gpu_backend())->available(dev_why, sizeof dev_why)) {
         session_open(&se, o.device), have_device = 1;
     }
@@ -406,14 +552,21 @@ int cmd_cost(int argc, char **argv)
     /* under the machine's folder but apart from its measurement tables, which the plots and the
      * report read */
     struct results_file rf;
+    struct row *rows;
     char folder[256];
+    int n = compute(&o, have_device ? &se : NULL, machine, memory, &rows); /* refusals end here, before the file */
     snprintf(folder, sizeof folder, "%s/cost", machine);
-    if (results_open_with(&rf, o.results, folder, "cost", NULL)) return 1; /* report() writes its header */
-    report(&o, have_device ? &se : NULL, machine, memory, rf.f);
+    if (results_open_with(&rf, o.results, folder, o.run ? "run" : "cost", NULL)) return 1; /* the report writes its header */
+    write_report(&o, rows, n, memory, rf.f);
     if (results_close(&rf)) return 1;
     fprintf(stderr, "cost: wrote %s\n", rf.path);
     return 0;
 }
+
+/* The bench's validation problem, per device: sized so that Yee's run (the finest grid) takes a
+ * few seconds (about 3 s at 300 Mcells/s on a CPU, at 17 Gcells/s on a GPU), every scheme's in
+ * well under a minute with its measurement. */
+static const struct { double size, budget; } run_problem[] = {[DEV_CPU] = {6, 10}, [DEV_GPU] = {12, 10}};
 
 void cost_bench(struct session *se, const char *results_dir)
 {
@@ -426,4 +579,12 @@ void cost_bench(struct session *se, const char *results_dir)
                          .results = results_dir};
         report(&o, se, se->slug, (double)se->desc.memory_bytes, stdout);
     }
+    /* validated by running it: the prediction from throughput measured now at each answer's own grid */
+    double l = run_problem[se->device].size;
+    struct opts o = {.p = {{l, l, l}, sqrt(3) * l, run_problem[se->device].budget},
+                     .budgets = {run_problem[se->device].budget}, .nbudgets = 1, .device = se->device,
+                     .format = MARKDOWN, .source = MEASURE, .run = 1, .results = results_dir};
+    printf("\n### Validation: the problem run (fdtdbench cost --device %s --size %g --phase-error %g --measure --run)\n",
+           device_names[se->device], l, o.budgets[0]);
+    report(&o, se, se->slug, (double)se->desc.memory_bytes, stdout);
 }

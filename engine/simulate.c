@@ -1,6 +1,7 @@
 /* The periodic-box simulation (simulate.h), run by the step engine (step.h) on any backend:
  * the fields live in the device's memory and are set and read through the host only between
  * steps, to seed a mode and to measure it. */
+#define _POSIX_C_SOURCE 200809L
 #include "simulate.h"
 
 #include <complex.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "design.h"
 #include "step.h"
@@ -20,12 +22,14 @@ struct sim {
     long sy, sz;
     size_t cells;
     double *host; /* one array as doubles */
+    double complex *phase[3]; /* e^{j k_d r_d} along each axis (axis_phases) */
 };
 
 static void sim_close(struct sim *m)
 {
     if (!m) return;
     step_close(m->m);
+    for (int d = 0; d < 3; d++) free(m->phase[d]);
     free(m->host), free(m);
 }
 
@@ -33,7 +37,7 @@ static struct sim *sim_open(const struct sim_config *c, char *why, size_t n)
 {
     struct step_config sc = {.b = c->b, .s = c->s, .w = c->w, .precision = c->precision, .coef = c->coef,
                              .variant = c->variant, .grid = {c->grid[0], c->grid[1], c->grid[2]},
-                             .courant = c->courant, .boundary = c->boundary};
+                             .courant = c->courant, .boundary = c->boundary, .nodes = c->nodes};
     memcpy(sc.block, c->block, sizeof sc.block);
     struct sim *m = calloc(1, sizeof *m);
     if (!m) {
@@ -46,7 +50,9 @@ static struct sim *sim_open(const struct sim_config *c, char *why, size_t n)
         return NULL;
     }
     m->cells = step_cells(m->m, &m->sy, &m->sz);
-    if (!(m->host = malloc(m->cells * sizeof(double)))) {
+    m->host = malloc(m->cells * sizeof(double));
+    for (int d = 0; d < 3; d++) m->phase[d] = malloc((size_t)c->grid[d] * sizeof(double complex));
+    if (!m->host || !m->phase[0] || !m->phase[1] || !m->phase[2]) {
         snprintf(why, n, "out of host memory");
         sim_close(m);
         return NULL;
@@ -58,11 +64,13 @@ static long at(const struct sim *m, int i, int j, int k) { return (k + HALO) * m
 
 /* ---- the eigenmode --------------------------------------------------------------------- */
 
-/* Where component comp's value at array index (i,j,k) sits, in cells (SCHEMES.md section 1). */
-static void position(int comp, int i, int j, int k, double r[3])
+/* e^{j k_d r_d} at component comp's positions along each axis (SCHEMES.md section 1: half a
+ * cell on the axes it is staggered along); e^{j k.r} is the product of the three. */
+static void axis_phases(struct sim *m, int comp, const double k[3])
 {
-    int idx[3] = {i, j, k};
-    for (int d = 0; d < 3; d++) r[d] = idx[d] + (component_half(comp, d) ? 0.5 : 0);
+    for (int d = 0; d < 3; d++)
+        for (int i = 0; i < m->c->grid[d]; i++)
+            m->phase[d][i] = cexp(I * k[d] * (i + (component_half(comp, d) ? 0.5 : 0)));
 }
 
 /* Level l of component comp := Re[amp e^{j k.r}] (the engine refreshes the halo). */
@@ -70,13 +78,12 @@ static void set_wave(struct sim *m, int comp, int l, double complex amp, const d
 {
     const int *g = m->c->grid;
     memset(m->host, 0, m->cells * sizeof(double));
+    axis_phases(m, comp, k);
     for (int kk = 0; kk < g[2]; kk++)
-        for (int j = 0; j < g[1]; j++)
-            for (int i = 0; i < g[0]; i++) {
-                double r[3];
-                position(comp, i, j, kk, r);
-                m->host[at(m, i, j, kk)] = creal(amp * cexp(I * (k[0] * r[0] + k[1] * r[1] + k[2] * r[2])));
-            }
+        for (int j = 0; j < g[1]; j++) {
+            double complex a = amp * m->phase[2][kk] * m->phase[1][j];
+            for (int i = 0; i < g[0]; i++) m->host[at(m, i, j, kk)] = creal(a * m->phase[0][i]);
+        }
     step_put(m->m, comp, l, m->host);
 }
 
@@ -86,13 +93,13 @@ static double complex project(struct sim *m, int comp, const double k[3])
     const int *g = m->c->grid;
     double complex sum = 0;
     step_get(m->m, comp, 0, m->host);
+    axis_phases(m, comp, k);
     for (int kk = 0; kk < g[2]; kk++)
-        for (int j = 0; j < g[1]; j++)
-            for (int i = 0; i < g[0]; i++) {
-                double r[3];
-                position(comp, i, j, kk, r);
-                sum += m->host[at(m, i, j, kk)] * cexp(-I * (k[0] * r[0] + k[1] * r[1] + k[2] * r[2]));
-            }
+        for (int j = 0; j < g[1]; j++) {
+            double complex row = 0;
+            for (int i = 0; i < g[0]; i++) row += m->host[at(m, i, j, kk)] * conj(m->phase[0][i]);
+            sum += row * conj(m->phase[2][kk] * m->phase[1][j]);
+        }
     return sum;
 }
 
@@ -103,11 +110,16 @@ static double complex project_e(struct sim *m, const double k[3], const double e
     return sum;
 }
 
-int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude, char *why,
-             size_t n)
+/* The mode's wave vector k, E0 (unit) and H0, and the scheme's physical root (phase per step,
+ * |z|). 0, or -1 with why. */
+struct mode {
+    double k[3], e[3], h[3], theta, amplitude;
+};
+
+static int mode_shape(const struct sim_config *c, const int mode[3], int steps, struct mode *md, char *why, size_t n)
 {
     const struct scheme *s = c->s;
-    double k[3], K[3], e[3], h[3];
+    double *k = md->k, *e = md->e, *h = md->h, K[3];
     int self_conjugate = 1;
     for (int d = 0; d < 3; d++) {
         k[d] = 2 * PI * mode[d] / c->grid[d];
@@ -135,30 +147,74 @@ int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *t
     h[0] = -(K[1] * e[2] - K[2] * e[1]) / (Kn * eta0);
     h[1] = -(K[2] * e[0] - K[0] * e[2]) / (Kn * eta0);
     h[2] = -(K[0] * e[1] - K[1] * e[0]) / (Kn * eta0);
-    double th, amp;
-    physical_root(s, c->w, k, c->courant, &th, &amp);
-    double complex root_half = sqrt(amp) * cexp(I * th / 2); /* z^{1/2}: H lags E by half a step */
+    physical_root(s, c->w, k, c->courant, &md->theta, &md->amplitude);
+    return 0;
+}
 
+/* Every level of every component from the mode: E^{-l} and H^{-1/2-l}. */
+static void seed_mode(struct sim *m, const struct mode *md)
+{
+    double complex root_half = sqrt(md->amplitude) * cexp(I * md->theta / 2); /* z^{1/2}: H lags E by half a step */
+    for (int l = 0; l < m->c->s->levels; l++)
+        for (int a = 0; a < 3; a++) {
+            set_wave(m, EX + a, l, md->e[a] * cpow(root_half, -2 * l), md->k);
+            set_wave(m, HX + a, l, md->h[a] * cpow(root_half, -1 - 2 * l), md->k);
+        }
+}
+
+int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude, char *why,
+             size_t n)
+{
+    struct mode md;
+    if (mode_shape(c, mode, steps, &md, why, n)) return -1;
     struct sim *m = sim_open(c, why, n);
     if (!m) return -1;
-    for (int l = 0; l < s->levels; l++)
-        for (int a = 0; a < 3; a++) {
-            set_wave(m, EX + a, l, e[a] * cpow(root_half, -2 * l), k);     /* E^{-l} */
-            set_wave(m, HX + a, l, h[a] * cpow(root_half, -1 - 2 * l), k); /* H^{-1/2-l} */
-        }
-    double complex first = project_e(m, k, e), prev = first, now = first;
+    seed_mode(m, &md);
+    double complex first = project_e(m, md.k, md.e), prev = first, now = first;
     double total = 0;
     for (int t = 0; t < steps; t++) {
         if (step_run(m->m, 1, why, n)) {
             sim_close(m);
             return -1;
         }
-        now = project_e(m, k, e);
+        now = project_e(m, md.k, md.e);
         total += carg(now / prev); /* per step, so no unwrapping is needed */
         prev = now;
     }
     sim_close(m);
     *theta = total / steps;
+    *amplitude = pow(cabs(now / first), 1.0 / steps);
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int sim_mode_timed(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude,
+                   double *seconds, char *why, size_t n)
+{
+    struct mode md;
+    if (mode_shape(c, mode, steps, &md, why, n)) return -1;
+    struct sim *m = sim_open(c, why, n);
+    if (!m) return -1;
+    int rc = step_run(m->m, 1, why, n); /* the warm-up, on fields the seed then replaces */
+    double complex first = 0, now = 0;
+    if (!rc) {
+        seed_mode(m, &md);
+        first = project_e(m, md.k, md.e);
+        double t0 = now_s();
+        rc = step_run(m->m, steps, why, n);
+        *seconds = now_s() - t0;
+    }
+    if (!rc) now = project_e(m, md.k, md.e);
+    sim_close(m);
+    if (rc) return -1;
+    double expected = md.theta * steps; /* the phase the scheme should advance; the measured within half a turn */
+    *theta = (expected + remainder(carg(now / first) - expected, 2 * PI)) / steps;
     *amplitude = pow(cabs(now / first), 1.0 / steps);
     return 0;
 }

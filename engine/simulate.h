@@ -18,6 +18,7 @@ struct sim_config {
     int grid[3];         /* interior cells, each at least HALO */
     double courant;      /* c dt / Delta */
     int boundary;        /* enum boundary (halo_rule.h): periodic unless set; modes need periodic */
+    int nodes;           /* kernel_args.nodes (0: one node per thread) */
 };
 
 /* Seeds the discrete eigenmode k = 2 pi (m0/nx, m1/ny, m2/nz): E0 perpendicular to the scheme's
@@ -26,6 +27,14 @@ struct sim_config {
  * the mean phase advance per step in *theta and |z| per step. 0, or -1 with the reason. */
 int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude,
              char *why, size_t n);
+
+/* The same mode for a timed run (fdtdbench cost --run): one step on the unseeded fields first
+ * (launches, threads and caches warmed, as a throughput measurement warms them), then the mode
+ * seeded and `steps` steps run in one call, timed (*seconds, the device waited for), and E
+ * projected at the end only; the total phase is taken nearest the scheme's own prediction
+ * (physical_root), so its error from that must stay under half a turn. */
+int sim_mode_timed(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude,
+                   double *seconds, char *why, size_t n);
 
 /* Random fields on every level, stepped `steps` times: *growth is the largest total energy
  * (eps E^2 + mu H^2 over the newest levels) seen, over the initial one. 0, or -1 with why. */

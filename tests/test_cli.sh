@@ -58,6 +58,10 @@ expect_error "cost no size" "give --size" cost $S
 expect_error "cost distance 0" "--distance: '0' is not a number of wavelengths above 0" cost --size 10 --distance 0 $S
 expect_error "cost unreachable" "yee: no resolution up to 1000 cells per wavelength .* cannot reach that accuracy" cost --size 100 --phase-error 0.001 $S
 expect_error "cost no throughput" "no full-step throughput for yee on the cpu (f32, uniform) .* give --measure" cost --size 10 --coef uniform $S
+expect_error "cost --run with budgets" "--run takes one --phase-error budget, not 2" cost --size 2 --run --phase-error 5,10 $S
+expect_error "cost --run over memory" "--run: grid 2128000x.* a yee step needs" cost --size 10000 --phase-error 170 --run $S
+expect_error "cost --run no wave" "--run: yee: the 24x24x24 grid holds no wave of at least N = 47.2" cost --size 0.5 --distance 50 --run $S
+expect_error "cost --run under the halo" "--run: fv24's grid 3x3x3 is under the step engine's" cost --size 1 --phase-error 60 --run $S
 # Strict values (issue 13): no trailing, leading or empty parts, no sign or blank, no wrap-around.
 for g in 300x300x300x x40x40x40 40xx40x40 40x +40 " 40" 4294967297; do
     expect_error "grid '$g' refused" "--grid: '$g' is not AxBxC" run --grid "$g"
@@ -127,10 +131,36 @@ else
 fi
 # cost answers from committed full-step rows: one row per scheme and weighting, Yee's ratio 1.
 if "$B" cost --size 2 --csv $S >"$tmp/cost.csv" 2>"$tmp/err" && [ "$(wc -l <"$tmp/cost.csv")" -eq 9 ] &&
-    grep -q '^10,.*,yee,spec,0.5,12.5,.*,1e+08,.*,1,1,step table of [^,]*$' "$tmp/cost.csv"; then
+    grep -q '^10,.*,yee,spec,0.5,12.5,.*,1e+08,.*,1,1,,,,,,,,,,step table of [^,]*$' "$tmp/cost.csv"; then
     ok "cost from step rows"
 else
     bad "cost from step rows: $(head -n 3 "$tmp/cost.csv" "$tmp/err")"
+fi
+# cost --run: the run columns, every run's phase error within the budget and its prediction
+# (run_phase_ok: cost_phase_agrees, the simulation check's rule); --save writes run-*.csv, and
+# a run refused after the file was opened leaves none.
+col() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) at = i; next } { print $at }' "$2"; }
+if "$B" cost --size 2 --run --csv $S >"$tmp/run.csv" 2>"$tmp/err" && [ "$(wc -l <"$tmp/run.csv")" -eq 9 ] &&
+    head -n 1 "$tmp/run.csv" | grep -q ',time_s,.*,run_variant,run_mode,run_mode_ppw,run_phase_predicted_deg,run_phase_deg,run_phase_ok,run_s,run_vs_predicted,run_time_ok,throughput_source$' &&
+    [ "$(col run_phase_ok "$tmp/run.csv" | sort -u)" = 1 ] && [ -z "$(col run_s "$tmp/run.csv" | grep -v '^[0-9.e-]*[0-9]$')" ]; then
+    ok "cost --run"
+else
+    bad "cost --run: $(head -n 3 "$tmp/run.csv" "$tmp/err")"
+fi
+mkdir -p "$tmp/r" && cp -r tests/data/step-results/cpu-synthetic-step "$tmp/r/"
+R="--results $tmp/r --machine cpu-synthetic-step"
+if "$B" cost --size 2 --scheme fv24 --run --save $R 2>"$tmp/err" && f=$(ls "$tmp"/r/cpu-synthetic-step/cost/run-*.csv) &&
+    [ "$(col run_phase_ok "$f" | sort -u)" = 1 ]; then
+    ok "cost --run --save"
+else
+    bad "cost --run --save: $(cat "$tmp/err")"
+fi
+rm -rf "$tmp/r/cpu-synthetic-step/cost"
+if ! "$B" cost --size 10000 --phase-error 170 --run --save $R 2>"$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    [ ! -e "$tmp/r/cpu-synthetic-step/cost" ]; then
+    ok "cost --run refused: no partial file"
+else
+    bad "cost --run refused: no partial file: $(cat "$tmp/err"; find "$tmp/r/cpu-synthetic-step/cost")"
 fi
 # Table 1 through the CLI, for hx.
 "$B" list --csv --component hx >"$tmp/list"

@@ -39,7 +39,7 @@ static struct sim_config config(const struct backend *b, const char *scheme, dou
     }
     /* The design Courant number, and S44 where it is stable (SCHEMES.md's S44 check point). */
     struct sim_config c = {b, s, w, precision, coef, variant, {0, 0, 0}, {grid[0], grid[1], grid[2]},
-                           s->levels == 1 ? 0.5 : 0.2, BOUNDARY_PERIODIC};
+                           s->levels == 1 ? 0.5 : 0.2, BOUNDARY_PERIODIC, 0};
     return c;
 }
 
