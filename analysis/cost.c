@@ -12,7 +12,6 @@
 #include "kernel.h"
 #include "simulate.h"
 
-#define PI 3.14159265358979323846
 
 /* ---- the resolution search ------------------------------------------------------------- */
 
@@ -162,7 +161,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
     enum { MAXF = 128 };
     char dir[512], path[1024], best_date[64] = "";
     double best_score = INFINITY, best_rate = 0;
-    snprintf(dir, sizeof dir, "%s/%s/%s", results_dir, machine, STEP_SUBFOLDER);
+    snprintf(dir, sizeof dir, "%s/%s/%s", results_dir, machine, STEP_FOLDER);
     DIR *d = opendir(dir);
     if (!d) return -1;
     char *line = NULL;

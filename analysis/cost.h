@@ -9,15 +9,14 @@
 
 #include "spec.h"
 #include "step.h"
+#include "step_measure.h" /* STEP_FOLDER */
 
 /* The resolution search goes no finer than this many cells per wavelength. */
 #define COST_MAX_PPW 1000.0
 
-/* Where and by which columns the full-step results (`fdtdbench step`, issue 11) are read: the one
- * place to align with that command's CSV (the step branch writes the .csv files of RESULTS/<machine>/steps/,
- * STEP_COLUMNS of step_measure.h; rows of this suite have code "fdtdbench", the peers' rows are
- * table "peers"). cells_per_s is cells x steps / s. */
-#define STEP_SUBFOLDER "steps"
+/* Which columns of the full-step results (`fdtdbench step`: the .csv files of RESULTS/<machine>/STEP_FOLDER,
+ * the columns of STEP_METRIC_COLUMNS in metrics.h) are read; rows of this suite have code
+ * "fdtdbench", the peers' rows are table "peers". cells_per_s is cells x steps / s. */
 #define STEP_TABLE "step"
 #define STEP_CODE "fdtdbench"
 #define STEP_COL_CODE "code"
@@ -86,7 +85,7 @@ struct throughput {
 };
 
 /* The committed full-step row (table STEP_TABLE, code STEP_CODE) in the .csv files of
- * results_dir/machine/STEP_SUBFOLDER for this scheme,
+ * results_dir/machine/STEP_FOLDER for this scheme,
  * device, precision and storage whose grid is nearest the problem's cells (by ratio), the newest
  * among those, the fastest among those. 0, or -1 if there is none. */
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,

@@ -7,6 +7,8 @@
 
 #include "spec.h"
 
+#define PI 3.14159265358979323846
+
 /* The design point the benchmark and the tables use unless told otherwise. */
 #define DEFAULT_DESIGN_PPW 20.0
 #define DEFAULT_DESIGN_COURANT 0.5

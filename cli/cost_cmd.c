@@ -15,7 +15,6 @@
 #include "simulate.h"
 #include "step_measure.h"
 
-#define PI 3.14159265358979323846
 
 static const char usage[] =
     "usage: fdtdbench cost --size LX[xLYxLZ] [--distance D] [--phase-error DEG[,DEG...]]\n"
@@ -164,7 +163,7 @@ static void throughput_of(const struct opts *o, struct session *se, const char *
         !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision, o->coef, a->cells, out))
         return;
     if (o->source == FROM_RESULTS)
-        cli_error("cost: no full-step throughput for %s on the %s (%s, %s) under %s/%s/" STEP_SUBFOLDER
+        cli_error("cost: no full-step throughput for %s on the %s (%s, %s) under %s/%s/" STEP_FOLDER
                   ": run fdtdbench step, or give --measure",
                   a->s->name, device_names[o->device], precision_names[o->precision], coef_names[o->coef], o->results,
                   machine);

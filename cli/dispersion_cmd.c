@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "design.h"
 
-#define PI 3.14159265358979323846
 
 static const char usage[] =
     "usage: fdtdbench dispersion --scheme S --ppw N [--courant X] [--direction D] [--csv]\n"

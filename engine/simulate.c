@@ -14,7 +14,6 @@
 #include "design.h"
 #include "step.h"
 
-#define PI 3.14159265358979323846
 
 struct sim {
     const struct sim_config *c;

@@ -10,7 +10,6 @@
 #include "design.h"
 #include "simulate.h"
 
-#define PI 3.14159265358979323846
 
 /* A small problem: a 2-wavelength cube, the diagonal, 10 degrees. */
 static struct cost_problem small(void)

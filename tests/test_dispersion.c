@@ -11,7 +11,6 @@
 #include "check.h"
 #include "design.h"
 
-#define PI 3.14159265358979323846
 
 static const struct scheme *get(const char *name)
 {

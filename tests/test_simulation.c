@@ -9,7 +9,6 @@
 #include "design.h"
 #include "simulate.h"
 
-#define PI 3.14159265358979323846
 
 enum { STEPS = 40 };
 #define NAME(i) (scheme_at(i)->name) /* every scheme built in */
