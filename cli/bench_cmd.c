@@ -21,7 +21,8 @@ static const char *const help =
     "usage: fdtdbench bench [OPTIONS]\n"
     "Reproduces the paper's throughput tables on this machine (Hx, 300^3, f32, array coefficients):\n"
     "CPU Table 5 on one thread and on all threads; GPU Tables 2-4 when a GPU is present (all).\n"
-    "Also uniform coefficients and a grid-size sweep. Where 300^3 fits within a few times the\n"
+    "Also uniform coefficients, all six components and f64 (GPU at 512^3 in each scheme's fastest\n"
+    "variant; CPU unless --quick), and a grid-size sweep. Where 300^3 fits within a few times the\n"
     "last-level cache (GPU: L2), the headline tables add the smallest cube beyond 8x that cache.\n"
     "Prints Markdown tables and saves them with the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n"
     "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}.\n"
@@ -46,7 +47,8 @@ static int variants(enum device d, const char **out, int max)
     return n;
 }
 
-static void measure_row(struct bench *b, const char *table, struct run_config c, double paper)
+/* Measures and records one row; its MCells/s, or -1 if it failed. */
+static double measure_row(struct bench *b, const char *table, struct run_config c, double paper)
 {
     struct run_result r;
     char why[512];
@@ -57,13 +59,14 @@ static void measure_row(struct bench *b, const char *table, struct run_config c,
     if (measure(b->s.b, &c, &b->s.desc, &r, why, sizeof why)) {
         fprintf(stderr, "FAILED: %s\n", why);
         b->failures++;
-        return;
+        return -1;
     }
     struct record m = {table, &c, &r, &b->s.desc, paper < 0 ? NAN : paper};
     fprintf(stderr, "%.4g MCells/s, %.0f%% of bw (spread %.0f)\n", metric_num(METRIC_mcells_per_s, &m),
             metric_num(METRIC_pct_bw, &m), metric_num(METRIC_pct_bw_spread, &m));
     metrics_csv_row(b->rf.f, &update_metrics, &m);
     results_check(&b->rf);
+    return metric_num(METRIC_mcells_per_s, &m);
 }
 
 static struct run_config hx_config(const struct scheme *s, enum device d, const char *variant, int coef, int grid)
@@ -76,13 +79,33 @@ static struct run_config hx_config(const struct scheme *s, enum device d, const 
 /* A headline row, and where the paper's grid is cache-resident here for some scheme (a CPU with
  * a large last-level cache, a GPU with a large L2), the same row on the smallest cube that
  * measures memory instead (memory_cube), so that every machine's table has a memory figure. */
-static void measure_headline(struct bench *b, const char *table, struct run_config c, double paper)
+static double measure_headline(struct bench *b, const char *table, struct run_config c, double paper)
 {
-    measure_row(b, table, c, paper);
+    double mcells = measure_row(b, table, c, paper);
     int n = memory_cube(c, &b->s.desc);
-    if (!n) return;
+    if (!n) return mcells;
     c.grid[0] = c.grid[1] = c.grid[2] = n;
     measure_row(b, table, c, -1);
+    return mcells;
+}
+
+/* Beyond the paper's Hx: every one of the six components, and double precision, for each scheme
+ * in the variant given (on the GPU, the one that was fastest in this run's headline table). */
+static void measure_components_f64(struct bench *b, const char *const *variant, int grid, int threads)
+{
+    for (int i = 0; i < scheme_count(); i++)
+        for (int comp = 0; comp < NCOMPONENTS; comp++) {
+            struct run_config c = hx_config(scheme_at(i), b->s.device, variant[i], COEF_ARRAY, grid);
+            c.component = comp, c.threads = threads;
+            default_launch(&b->s, &c);
+            measure_row(b, "components", c, -1);
+        }
+    for (int i = 0; i < scheme_count(); i++) {
+        struct run_config c = hx_config(scheme_at(i), b->s.device, variant[i], COEF_ARRAY, grid);
+        c.precision = F64, c.threads = threads;
+        default_launch(&b->s, &c);
+        measure_row(b, "f64", c, -1);
+    }
 }
 
 static void bench_cpu(struct bench *b)
@@ -104,6 +127,9 @@ static void bench_cpu(struct bench *b)
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
             measure_headline(b, "uniform", hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_UNIFORM, PAPER_GRID), -1);
+    const char *plain[MAX_SCHEMES];
+    for (int i = 0; i < scheme_count(); i++) plain[i] = vars[0];
+    if (!b->quick) measure_components_f64(b, plain, PAPER_GRID, all);
     static const int sizes[] = {32, 64, 128, 200, 300};
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
@@ -121,12 +147,15 @@ static void bench_gpu(struct bench *b)
         memcpy(c.block, paper_table2[i].block, sizeof c.block);
         measure_row(b, "table2", c, paper_table2[i].mcells);
     }
+    const char *fastest[MAX_SCHEMES] = {0};
+    double best[MAX_SCHEMES] = {0};
     for (int v = 0; v < nv; v++) /* Tables 3 and 4: each scheme at its best (tuned) shape */
         for (int i = 0; i < scheme_count(); i++) {
             struct run_config c = hx_config(scheme_at(i), DEV_GPU, vars[v], COEF_ARRAY, PAPER_GRID);
             default_launch(&b->s, &c);
             const struct paper_scheme *p = paper_find(c.scheme->name);
-            measure_headline(b, "table4", c, p ? p->gpu_mcells : -1);
+            double mcells = measure_headline(b, "table4", c, p ? p->gpu_mcells : -1);
+            if (!fastest[i] || mcells > best[i]) fastest[i] = vars[v], best[i] = mcells;
         }
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++) {
@@ -134,6 +163,7 @@ static void bench_gpu(struct bench *b)
             default_launch(&b->s, &c);
             measure_headline(b, "uniform", c, -1);
         }
+    measure_components_f64(b, fastest, 512, 0);
     static const int sizes[] = {64, 128, 256, 384, 512, 640};
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)

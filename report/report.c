@@ -64,6 +64,9 @@ static const struct table_info {
      "The paper: Tesla C2050, with its best block shape (Table 3).", 0, 1},
     {"uniform", "Uniform (scalar) coefficients (not in the paper)",
      "What a homogeneous region needs: fewer bytes per update.", 0, 0},
+    {"components", "All six components, f32, array coefficients (not in the paper)",
+     "Each component of each scheme; on a GPU in the variant that was fastest for the scheme's Hx above.", 0, 0},
+    {"f64", "Double precision (not in the paper)", "Hx in f64: twice the bytes per update.", 0, 0},
     {"sizes", "Throughput against grid size", "", 1, 0},
 };
 
@@ -353,11 +356,12 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
     char ref_title[80];
     snprintf(ref_title, sizeof ref_title, "%s", ref ? ref->title : "reference");
     static const char *const axes[] = {"nx", "ny", "nz"};
-    int first = -1, schemes_differ = 0, extra = 0, grids_differ = 0, gpu = 0, marching = 0;
+    int first = -1, schemes_differ = 0, extra = 0, grids_differ = 0, gpu = 0, marching = 0, components_differ = 0;
     for (int r = 0; r < f->nrow; r++) {
         if (strcmp(cell(f, r, "table"), table)) continue;
         if (first < 0) first = r;
         schemes_differ |= strcmp(cell(f, r, "scheme"), cell(f, first, "scheme")) != 0;
+        components_differ |= strcmp(cell(f, r, "component"), cell(f, first, "component")) != 0;
         extra |= !is_default(f, r);
         for (int d = 0; d < 3; d++) grids_differ |= strcmp(cell(f, r, axes[d]), cell(f, first, axes[d])) != 0;
         gpu |= !strcmp(cell(f, r, "device"), "gpu");
@@ -380,7 +384,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
             latest(f, table), cell(f, first, "git_commit"));
     if (holders > 1) fprintf(o, "; the newest of %d files holding this table", holders);
     fputc(')', o);
-    if (*cell(f, first, "component")) fprintf(o, ". Component %s", cell(f, first, "component"));
+    if (*cell(f, first, "component") && !components_differ) fprintf(o, ". Component %s", cell(f, first, "component"));
     if (!grids_differ) fprintf(o, ", grid %s×%s×%s", cell(f, first, "nx"), cell(f, first, "ny"), cell(f, first, "nz"));
     fprintf(o, ". Bandwidth measured in that run: %.1f GB/s (%s), %.1f GB/s (%s).", num(f, first, "bw_copy_gbs"),
             probe_name(f, first, 0), num(f, first, "bw_second_gbs"), probe_name(f, first, 1));
@@ -389,6 +393,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
 
     int ncols = 0, text = 0;
     heading_cell(o, "scheme", &ncols, &text);
+    if (components_differ) heading_cell(o, "component", &ncols, &text);
     if (extra) {
         heading_cell(o, "variant", &ncols, &text);
         heading_cell(o, "precision", &ncols, &text);
@@ -423,6 +428,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
         fputs("| ", o);
         md(o, cell(f, r, "scheme"));
         fputs(" |", o);
+        if (components_differ) fprintf(o, " %s |", cell(f, r, "component"));
         static const char *const setting[] = {"variant", "precision", "coef"};
         for (int k = 0; k < 3 * extra; k++) {
             fputc(' ', o);
