@@ -17,7 +17,7 @@
  * $FDECLS (DECL_LEVEL(name, q, l), DECL_OUT(name, q), DECL_COEF_x(name, q, da|db, idx), and
  * DECL_SRC(name, q, plus|minus) for the three source fields S0..S2 by axis, each declared once)
  * and $FBODY (the brackets gG_Q and the new value vQ of each component Q, then the three
- * stores), with $COMPONENT the half-step's first component.
+ * stores STORE(O_Q, Q, vQ)), with $COMPONENT the half-step's first component.
  *
  * A template (kernels_cpu/NAME.c.in, kernels_gpu/NAME.cu.in) is one variant, self-contained:
  * a "//@@ prologue" section (includes and the macros its kernels spell loads with), then one
@@ -26,6 +26,7 @@
  *   marches       each thread (or block) updates kernel_args.nodes consecutive nodes along z
  *   indexed       the variant also takes indexed coefficients (a material byte per node into a
  *                 table per coefficient): DECL_COEF_I(name, da|db, idx) and COEF_I(name)
+ *   halo          (fused) the kernel also writes its outputs' halo images (kernel_args.boundary)
  *   flat          the block's z extent must be 1
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
@@ -114,7 +115,7 @@ static void put(struct buf *b, const char *fmt, ...)
 
 /* What a variant's header line declares (see the top of this file). */
 struct traits {
-    int marches, flat, accepts, indexed, max_threads, block[3], nodes;
+    int marches, flat, accepts, indexed, halo, max_threads, block[3], nodes;
 };
 
 struct kernel_desc {
@@ -279,7 +280,7 @@ static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
         for (int g = 0; g < s->ngroups; g++) put(b, " + COEF_%c(db%d_%d) * g%d_%d", c, g, q, g, q);
         put(b, ";\n");
     }
-    for (int q = 0; q < 3; q++) put(b, "%sO_%d[n] = v%d;\n", ind, q, q);
+    for (int q = 0; q < 3; q++) put(b, "%sSTORE(O_%d, %d, v%d);\n", ind, q, q, q);
 }
 
 static void kernel_name(char *out, size_t n, const struct kernel_desc *k)
@@ -353,6 +354,7 @@ static void parse_traits(const char *path, char *words, struct traits *t)
         else if (!strcmp(w, "flat")) t->flat = 1;
         else if (!strcmp(w, "accepts")) t->accepts = 1;
         else if (!strcmp(w, "indexed")) t->indexed = 1;
+        else if (!strcmp(w, "halo")) t->halo = 1;
         else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
         else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
         else if (sscanf(w, "block=%dx%dx%d", &b[0], &b[1], &b[2]) == 3 && b[0] > 0 && b[1] > 0 && b[2] > 0) continue;
@@ -497,8 +499,8 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
         k->precision == F32 ? "F32" : "F64", coef_enum[k->coef], k->variant, name);
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
-    put(b, "{%d, %d, %d, {%d, %d, %d}, %d}},\n", r->marches, r->flat, r->max_threads, r->block[0], r->block[1],
-        r->block[2], r->nodes);
+    put(b, "{%d, %d, %d, {%d, %d, %d}, %d, %d}},\n", r->marches, r->flat, r->max_threads, r->block[0], r->block[1],
+        r->block[2], r->nodes, r->halo);
 }
 
 /* The device's kernel table, in plain C: every variant's entry points, declared, and listed. */
@@ -544,8 +546,10 @@ static void gen_fused(const char *device, const char *tpath, const char *out_pat
                     char name[128];
                     kernel_name(name, sizeof name, &k);
                     put_kernel(&k, &t, &out);
-                    put(&table, "    {\"%s\", %s, %s, %s, \"%s\", %s_run, NULL, {0, 0, 0, {0, 0, 0}, 1}},\n", k.s->name,
-                        component_enum[c], p == F32 ? "F32" : "F64", coef_enum[cs], t.variant, name);
+                    put(&table, "    {\"%s\", %s, %s, %s, \"%s\", %s_run, %s%s, {%d, 0, 0, {0, 0, 0}, 1, %d}},\n",
+                        k.s->name, component_enum[c], p == F32 ? "F32" : "F64", coef_enum[cs], t.variant, name,
+                        t.traits.accepts ? name : "NULL", t.traits.accepts ? "_run_accepts" : "", t.traits.marches,
+                        t.traits.halo);
                 }
     put(&out, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nextern const struct kernel_entry %s_fused_table[];\n"
               "extern const int %s_fused_table_len;\n#ifdef __cplusplus\n}\n#endif\n", device, device);

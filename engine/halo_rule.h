@@ -30,6 +30,12 @@ HALO_HD static inline int halo_position(int n, int t)
     return t < HALO ? t - HALO : t < 2 * HALO ? n + t - HALO : 0;
 }
 
+/* 1 if interior cell p is a PEC wall node (an integer-node field's node 0): zero. */
+HALO_HD static inline int halo_wall(int boundary, int half, int p)
+{
+    return boundary == BOUNDARY_PEC && !half && p == 0;
+}
+
 /* Cell p takes sign * cell *src (an interior index, 0 <= *src < n); sign 0: it is zero. */
 HALO_HD static inline int halo_source(int boundary, int half, int n, int p, int *src)
 {
@@ -42,9 +48,27 @@ HALO_HD static inline int halo_source(int boundary, int half, int n, int p, int 
         *src = p < 0 ? -1 - p : 2 * n - 1 - p;
         return 1;
     }
-    if (p == 0 || p == n) return 0; /* odd: zero on the wall */
+    if (halo_wall(boundary, half, p) || p == n) return 0; /* odd: zero on the walls */
     *src = p < 0 ? -p : 2 * n - p;
     return -1;
+}
+
+/* The inverse of halo_source for interior cell s (0 <= s < n, n >= 2 HALO): the one halo cell
+ * *p that takes sign * cell s along the axis, or 0 if none does. Lets a kernel write a node's
+ * images itself instead of a refresh after it. */
+HALO_HD static inline int halo_image(int boundary, int half, int n, int s, int *p)
+{
+    const int low = halo_wall(boundary, half, 0); /* odd: sources 1..HALO and n-HALO+1..n-1 */
+    *p = s;
+    if (s >= low && s < HALO + low) {
+        *p = boundary == BOUNDARY_PERIODIC ? s + n : half ? -1 - s : -s;
+        return low ? -1 : 1;
+    }
+    if (s >= n - HALO + low) {
+        *p = boundary == BOUNDARY_PERIODIC ? s - n : half ? 2 * n - 1 - s : 2 * n - s;
+        return low ? -1 : 1;
+    }
+    return 0;
 }
 
 /* 1 if component comp sits half a cell off the integer nodes along axis ax: E along its own

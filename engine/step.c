@@ -293,6 +293,7 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         a.index = m->index;
         memcpy(a.block, c->block, sizeof a.block);
         a.nodes = c->nodes > 0 ? c->nodes : 1;
+        a.boundary = c->boundary;
         args[comp - first] = a;
         if (!fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */
     }
@@ -303,7 +304,7 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         m->f[comp][0] = newest;
         struct halo_args h;
         halo_args_of(m, comp, &h);
-        if (c->b->refresh_halo(newest, &h, why, n)) return -1;
+        if (!m->k[comp]->traits.halo && c->b->refresh_halo(newest, &h, why, n)) return -1;
     }
     return 0;
 }
