@@ -1,7 +1,6 @@
 /* fdtdbench step: whole FDTD time steps (all six components) verified, then timed. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <omp.h>
 #include <stdio.h>
@@ -15,37 +14,12 @@
 #include "metrics.h"
 #include "step_measure.h"
 
-static const char *const help =
+static const char *const usage =
     "usage: fdtdbench step [OPTIONS]\n"
     "Verifies a whole time step (H half-step then E half-step, all six components, halo refresh\n"
     "on the device) against a double-precision reference step, then times K steps per sample.\n"
     "Reports cells x steps / s (MCells/s as openEMS, Meep and gprMax count it; not the paper's\n"
-    "eq. 5) and writes one CSV row to RESULTS/<machine>/steps/step-<date>.csv.\n"
-    "  --device cpu|gpu              (cpu)\n"
-    "  --scheme NAME                 a built-in scheme (the reference scheme)\n"
-    "  --grid N|NXxNYxNZ             interior cells, each at least 4 (300 on the CPU, 512 on a GPU)\n"
-    "  --steps K                     steps per timed sample, 1 to 2147483647 (10)\n"
-    "  --variant NAME                components (each component's own kernel), fused (one kernel per\n"
-    "                                half-step), or a kernel variant of run (components)\n"
-    "  --precision f32|f64           (f32)\n"
-    "  --coef array|uniform|indexed  per-node arrays, scalars, or a material byte per node into a table (array)\n"
-    "  --threads T                   CPU threads (all)\n"
-    "  --block JxK | BXxBYxBZ        CPU tile of J rows by K planes, or GPU thread block (tuned, else Table 3)\n"
-    "  --nodes N                     GPU marching variants: nodes per thread along z\n"
-    "  --boundary periodic|pec       periodic wrap, or PEC walls (tangential E zero) (periodic)\n"
-    "  --reps R                      timed samples, the median is reported (5)\n"
-    "  --csv                         print the CSV header and row instead of text\n"
-    "  --results DIR                 where the CSV goes (results)\n";
-
-static int pick_boundary(const char *v)
-{
-    char known[64] = "";
-    for (int i = 0; i < NBOUNDARIES; i++) {
-        if (!strcmp(v, boundary_names[i])) return i;
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", boundary_names[i]);
-    }
-    cli_error("--boundary: unknown boundary '%s' (known: %s)", v, known);
-}
+    "eq. 5) and writes one CSV row to RESULTS/<machine>/steps/step-<date>.csv.\n";
 
 static void print_text(const struct session *s, const struct step_run *c, const struct step_result *r)
 {
@@ -63,43 +37,34 @@ static void print_text(const struct session *s, const struct step_run *c, const 
 
 int cmd_step(int argc, char **argv)
 {
-    enum { O_DEVICE = 256, O_SCHEME, O_GRID, O_STEPS, O_VARIANT, O_PRECISION, O_COEF, O_THREADS, O_BLOCK, O_NODES,
-           O_BOUNDARY, O_REPS, O_CSV, O_RESULTS };
-    static const struct option options[] = {
-        {"device", required_argument, 0, O_DEVICE},       {"scheme", required_argument, 0, O_SCHEME},
-        {"grid", required_argument, 0, O_GRID},           {"steps", required_argument, 0, O_STEPS},
-        {"variant", required_argument, 0, O_VARIANT},     {"precision", required_argument, 0, O_PRECISION},
-        {"coef", required_argument, 0, O_COEF},           {"threads", required_argument, 0, O_THREADS},
-        {"block", required_argument, 0, O_BLOCK},         {"nodes", required_argument, 0, O_NODES},
-        {"boundary", required_argument, 0, O_BOUNDARY},   {"reps", required_argument, 0, O_REPS},
-        {"csv", no_argument, 0, O_CSV},                   {"results", required_argument, 0, O_RESULTS},
-        {"help", no_argument, 0, 'h'},                    {0, 0, 0, 0}};
     struct step_run c = {.variant = "components", .steps = 10, .reps = 5};
-    const char *grid = NULL, *block = NULL, *dir = "results";
-    int device = DEV_CPU, csv = 0;
-    c.c.s = scheme_reference() ? scheme_reference() : scheme_at(0);
-    optind = 1, opterr = 0;
-    for (int o; (o = getopt_long(argc, argv, "h", options, NULL)) != -1;) {
-        switch (o) {
-        case 'h': fputs(help, stdout); return 0;
-        case O_DEVICE: device = cli_device(optarg); break;
-        case O_SCHEME: c.c.s = cli_scheme(optarg); break;
-        case O_GRID: grid = optarg; break;
-        case O_STEPS: c.steps = cli_int("--steps", optarg, 1, INT_MAX); break;
-        case O_VARIANT: c.variant = optarg; break;
-        case O_PRECISION: c.c.precision = cli_precision(optarg); break;
-        case O_COEF: c.c.coef = cli_coef(optarg); break;
-        case O_THREADS: c.threads = cli_int("--threads", optarg, 1, omp_get_num_procs()); break;
-        case O_BLOCK: block = optarg; break;
-        case O_NODES: c.c.nodes = cli_int("--nodes", optarg, 1, 64); break;
-        case O_BOUNDARY: c.c.boundary = pick_boundary(optarg); break;
-        case O_REPS: c.reps = cli_int("--reps", optarg, 1, 1000); break;
-        case O_CSV: csv = 1; break;
-        case O_RESULTS: dir = optarg; break;
-        default: cli_error("step: unknown option or missing value '%s' (see fdtdbench step --help)", argv[optind - 1]);
-        }
-    }
-    if (optind < argc) cli_error("step: unexpected argument '%s' (see fdtdbench step --help)", argv[optind]);
+    const char *grid = NULL, *block = NULL, *dir = "results", *scheme = NULL;
+    int device = DEV_CPU, csv = 0, threads_max = omp_get_num_procs();
+    const struct cli_option opts[] = {
+        CLI_OPT_DEVICE(&device),
+        {"scheme", CLI_TEXT, "NAME", "a built-in scheme (the reference scheme)", &scheme, 0, 0, NULL, 0},
+        {"grid", CLI_TEXT, "N|NXxNYxNZ", "interior cells, each at least 4 (300 on the CPU, 512 on a GPU)", &grid, 0, 0,
+         NULL, 0},
+        {"steps", CLI_INT, "K", "steps per timed sample (10)", &c.steps, 1, INT_MAX, NULL, 0},
+        {"variant", CLI_TEXT, "NAME",
+         "components (each component's own kernel), fused (one kernel per half-step), or a kernel variant of run",
+         &c.variant, 0, 0, NULL, 0},
+        CLI_OPT_PRECISION(&c.c.precision),
+        {"coef", CLI_CHOICE, "array|uniform|indexed",
+         "per-node arrays, scalars, or a material byte per node into a table (array)", &c.c.coef, 0, 0, coef_names,
+         NCOEF_STORAGES},
+        {"threads", CLI_INT, "T", "CPU threads (all)", &c.threads, 1, threads_max, NULL, 0},
+        {"block", CLI_TEXT, "JxK|BXxBYxBZ", "CPU tile of J rows by K planes, or GPU thread block (tuned, else Table 3)",
+         &block, 0, 0, NULL, 0},
+        {"nodes", CLI_INT, "N", "GPU: nodes per thread along z (tuned, else the variant's)", &c.c.nodes, 1, 64, NULL, 0},
+        {"boundary", CLI_CHOICE, "periodic|pec", "periodic wrap, or PEC walls (tangential E zero) (periodic)",
+         &c.c.boundary, 0, 0, boundary_names, NBOUNDARIES},
+        CLI_OPT_REPS(&c.reps),
+        CLI_OPT_CSV(&csv),
+        CLI_OPT_RESULTS(&dir),
+    };
+    cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
+    c.c.s = scheme ? cli_scheme(scheme) : scheme_reference() ? scheme_reference() : scheme_at(0);
     if (grid) cli_triple("--grid", grid, STEP_MIN_GRID, 100000, c.c.grid);
     else c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = device == DEV_CPU ? 300 : 512;
     if (block && device == DEV_CPU) {

@@ -26,7 +26,7 @@ expect_error "unknown boundary" "unknown boundary 'absorbing' (known: periodic, 
 expect_error "unknown variant" "no cpu variant 'warp'" --variant warp
 expect_error "grid beyond memory" "needs .* GB .*more than 80%" --grid 100000
 expect_error "unknown option" "unknown option" --speed 3
-expect_error "missing value" "missing value" --grid
+expect_error "missing value" "--grid needs a value" --grid
 expect_error "stray argument" "unexpected argument 'yee'" yee
 
 # One small run per boundary: one file each, header and one row; mcells_per_s is
