@@ -31,29 +31,8 @@ static const char usage[] =
     "steps, memory of a full step (every field on every time level, and the coefficient arrays)\n"
     "and the run time predicted from this machine's full-step throughput, with ratios to Yee.\n"
     "\n"
-    "  --size L            domain in wavelengths, LX or LXxLYxLZ (required)\n"
-    "  --distance D        propagation distance in wavelengths (default: the domain's diagonal)\n"
-    "  --phase-error DEG   budget in degrees, above 0 and below 180 (default 10); a list gives a\n"
-    "                      row set per budget (for the figure)\n"
-    "  --device, --precision, --coef   the configuration whose throughput is used (cpu, f32, array)\n"
-    "  --scheme S          only these schemes (Yee is computed anyway: the ratios' reference)\n"
-    "  --measure           measure the full-step throughput now, at the problem's grid (a cube of\n"
-    "                      256^3 on a CPU, 512^3 on a GPU where the problem is larger)\n"
-    "  --machine NAME      read committed results of results/NAME (default: this device's folder;\n"
-    "                      --run still runs here)\n"
-    "  --results DIR       where the results folders are (results)\n"
-    "  --memory GB         the device's memory (default: as the device reports it)\n"
-    "  --run               validate by simulation: run each answer with the step engine on the\n"
-    "                      problem's own grid (periodic) for its steps, an eigenmode near the worst\n"
-    "                      direction, and report its phase error against the budget and its wall\n"
-    "                      time against the prediction, in the configuration the throughput was\n"
-    "                      measured in (with --measure: measured now at that same grid); one budget\n"
-    "  --csv               comma-separated values with a header line\n"
-    "  --save              the CSV into RESULTS/<machine>/cost/cost-<date>.csv (never over an\n"
-    "                      earlier file), where make plots finds it for the figure; with --run,\n"
-    "                      into RESULTS/<machine>/cost/run-<date>.csv (apart from the figure's)\n"
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
-    "same scheme, precision and storage, at the grid nearest the problem's; else --measure.\n";
+    "same scheme, precision and storage, at the grid nearest the problem's; else --measure.\n\n";
 
 enum { MAX_BUDGETS = 64, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEMES * 2 }; /* MAX_SCHEMES: spec.h */
 
@@ -489,36 +468,49 @@ static void report(const struct opts *o, struct session *se, const char *machine
 int cmd_cost(int argc, char **argv)
 {
     struct opts o = {.p = {{0, 0, 0}, 0, 10}, .results = "results"};
+    const char *size = NULL, *distance = NULL, *schemes = NULL;
     char *list = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--csv")) o.format = CSV;
-        else if (!strcmp(a, "--measure")) o.source = MEASURE;
-        else if (!strcmp(a, "--run")) o.run = 1;
-        else if (!strcmp(a, "--save")) o.save = 1, o.format = CSV;
-        else if (!strcmp(a, "--size")) parse_size(cli_value(argc, argv, &i), o.p.size);
-        else if (!strcmp(a, "--distance")) {
-            const char *v = cli_value(argc, argv, &i);
-            char *end;
-            o.p.distance = strtod(v, &end), o.distance_given = 1;
-            if (end == v || *end || !(o.p.distance > 0) || !isfinite(o.p.distance))
-                cli_error("--distance: '%s' is not a number of wavelengths above 0", v);
-        } else if (!strcmp(a, "--phase-error")) list = (char *)cli_value(argc, argv, &i);
-        else if (!strcmp(a, "--device")) o.device = cli_device(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--precision")) o.precision = cli_precision(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--coef")) o.coef = cli_coef(cli_value(argc, argv, &i));
-        else if (!strcmp(a, "--scheme")) {
-            char *items[MAX_SCHEMES];
-            int n = split_list((char *)cli_value(argc, argv, &i), items, MAX_SCHEMES);
-            for (int k = 0; k < n && o.nonly < MAX_SCHEMES; k++) o.only[o.nonly++] = cli_scheme(items[k]);
-        } else if (!strcmp(a, "--machine")) o.machine = cli_value(argc, argv, &i);
-        else if (!strcmp(a, "--results")) o.results = cli_value(argc, argv, &i);
-        else if (!strcmp(a, "--memory")) o.memory_gb = cli_double(a, cli_value(argc, argv, &i), 1e-6, 1e9);
-        else cli_error("cost: unknown option '%s' (see fdtdbench cost --help)", a);
+    int csv = 0, measure = 0;
+    const struct cli_option opts[] = {
+        {"size", CLI_TEXT, "L", "domain in wavelengths, LX or LXxLYxLZ (required)", &size, 0, 0, NULL, 0},
+        {"distance", CLI_TEXT, "D", "propagation distance in wavelengths (default: the domain's diagonal)", &distance,
+         0, 0, NULL, 0},
+        {"phase-error", CLI_TEXT, "DEG[,DEG...]",
+         "budget in degrees, above 0 and below 180 (10); a list gives a row set per budget (the figure)", &list, 0, 0,
+         NULL, 0},
+        CLI_OPT_DEVICE(&o.device),
+        CLI_OPT_PRECISION(&o.precision),
+        CLI_OPT_COEF(&o.coef),
+        {"scheme", CLI_TEXT, "S[,S...]", "only these schemes (the reference is computed anyway: the ratios')",
+         &schemes, 0, 0, NULL, 0},
+        {"measure", CLI_FLAG, NULL, "measure the full-step throughput now, at the problem's grid (at most 256^3 on "
+         "a CPU, 512^3 on a GPU)", &measure, 0, 0, NULL, 0},
+        {"machine", CLI_TEXT, "NAME", "read committed results of RESULTS/NAME (this device's folder; --run runs here)",
+         &o.machine, 0, 0, NULL, 0},
+        CLI_OPT_RESULTS(&o.results),
+        {"memory", CLI_DOUBLE, "GB", "the device's memory (as the device reports it)", &o.memory_gb, 1e-6, 1e9, NULL,
+         0},
+        {"run", CLI_FLAG, NULL, "validate by simulation: run each answer with the step engine on the problem's grid "
+         "(an eigenmode near the worst direction) and report its phase error and wall time against the prediction; "
+         "one budget", &o.run, 0, 0, NULL, 0},
+        CLI_OPT_CSV(&csv),
+        {"save", CLI_FLAG, NULL, "the CSV into RESULTS/<machine>/cost/cost-<date>.csv (with --run: run-<date>.csv), "
+         "never over an earlier file", &o.save, 0, 0, NULL, 0},
+    };
+    cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
+    if (csv || o.save) o.format = CSV;
+    if (measure) o.source = MEASURE;
+    if (size) parse_size(size, o.p.size);
+    if (distance) {
+        char *end;
+        o.p.distance = strtod(distance, &end), o.distance_given = 1;
+        if (end == distance || *end || !(o.p.distance > 0) || !isfinite(o.p.distance))
+            cli_error("--distance: '%s' is not a number of wavelengths above 0", distance);
+    }
+    if (schemes) {
+        char *items[MAX_SCHEMES];
+        int n = split_list((char *)schemes, items, MAX_SCHEMES);
+        for (int k = 0; k < n && o.nonly < MAX_SCHEMES; k++) o.only[o.nonly++] = cli_scheme(items[k]);
     }
     if (!(o.p.size[0] > 0)) cli_error("cost: give --size, the domain in wavelengths (see --help)");
     if (list) {
