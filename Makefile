@@ -2,7 +2,7 @@
 #   make            build build/fdtdbench (CUDA backend too when nvcc is on the PATH)
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
 #   make test       every test; GPU tests run only where a GPU is present
-#   make tune       block-shape tuning for the present GPU
+#   make tune       block-shape tuning for the present GPU: every kernel variant, then the fused step
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
 #                   results/README.md is written by make bench or fdtdbench report
 #   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
@@ -149,6 +149,7 @@ peers: $(BUILD)/fdtdbench
 
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --step $(if $(FORCE),--force,)
 
 plots: $(BUILD)/fdtdbench
 	@sh plots/need_gnuplot.sh $(BUILD)/apt-gnuplot.log

@@ -97,17 +97,12 @@ static int measure_full_step(struct session *se, const struct scheme *s, int pre
 {
     int cap = se->device == DEV_CPU ? 256 : 512, side = cap;
     double w[MAX_GROUPS];
-    if (scheme_weights(s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, n)) return -1;
     struct step_run c = {.variant = "components", .steps = steps, .reps = 3};
-    c.c = (struct step_config){.b = se->b, .s = s, .w = w, .precision = precision, .coef = coef,
-                               .variant = step_kernel_variant(se->device, "components"),
-                               .grid = {side, side, side}, .courant = 0.9 * stability_limit(s, w)};
+    c.c = (struct step_config){.b = se->b, .s = s, .precision = precision, .coef = coef,
+                               .variant = step_kernel_variant(se->device, "components"), .grid = {side, side, side}};
+    if (step_vacuum(&c.c, w, why, n)) return -1;
     if ((double)grid[0] * grid[1] * grid[2] <= (double)cap * cap * cap) memcpy(c.c.grid, grid, sizeof c.c.grid);
-    struct run_config rc = {.scheme = s, .component = HX, .precision = precision, .coef = coef,
-                            .device = se->device, .variant = c.c.variant};
-    default_launch(se, &rc);
-    memcpy(c.c.block, rc.block, sizeof c.c.block);
-    c.c.nodes = rc.nodes;
+    step_default_launch(se, &c);
     while (side > 16 && step_fits(&c, &se->desc, why, n)) side = side * 3 / 4, c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = side;
     session_bandwidth(se, 0);
     struct step_result r;

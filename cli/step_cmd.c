@@ -83,20 +83,10 @@ int cmd_step(int argc, char **argv)
     if (!step_supported(&c.c))
         cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, or a kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
-    if (!block) { /* the component kernels' own default launch */
-        struct run_config rc = {.scheme = c.c.s, .component = HX, .precision = c.c.precision, .coef = c.c.coef,
-                                .device = device, .variant = step_kernel_variant(device, "components"),
-                                .nodes = c.c.nodes};
-        default_launch(&s, &rc);
-        memcpy(c.c.block, rc.block, sizeof c.c.block);
-        c.c.nodes = rc.nodes;
-    }
-    /* Vacuum at 0.9 of the stability limit: fields stay bounded however long it runs. */
+    if (!block) step_default_launch(&s, &c);
     double w[MAX_GROUPS];
     char why[512];
-    if (scheme_weights(c.c.s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, sizeof why)) cli_error("%s", why);
-    c.c.w = w;
-    c.c.courant = 0.9 * stability_limit(c.c.s, w);
+    if (step_vacuum(&c.c, w, why, sizeof why)) cli_error("%s", why);
     if (step_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why); /* before any allocation */
     session_bandwidth(&s, c.threads);
     struct step_result r;

@@ -17,6 +17,7 @@
 #include "outfile.h"
 #include "paper.h"
 #include "session.h"
+#include "step_measure.h"
 #include "tuned.h"
 
 static const char *const help =
@@ -30,7 +31,9 @@ static const char *const help =
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 8\n"
     "or 32 nodes per thread), then the neighbours of the best (each extent and the nodes halved\n"
     "and doubled) until none is faster; the other components try that winner and its neighbours.\n"
-    "Launches a variant does not take (its traits, shared memory) are skipped.\n";
+    "Launches a variant does not take (its traits, shared memory) are skipped.\n"
+    "--step tunes the fused full step's launch (fdtdbench step --variant fused) of each scheme and\n"
+    "coefficient storage instead, saved as variant step:fused; step and bench use it.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -262,10 +265,64 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     }
 }
 
+/* --step: the fused full step's launch on this GPU, for each scheme and coefficient storage it
+ * has, searched over a fixed set (1-D and flat blocks, one or two nodes per thread: what the
+ * fused kernels take) and saved as variant "step:fused" (tuned.h), which step and bench then use.
+ * Every measurement is a verified step_measure; the winners also go to stdout. */
+static int tune_steps(struct session *s, struct table *table, const char *path, int precision, int force, int reps)
+{
+    static const int blocks[][3] = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {32, 4, 1},
+                                    {32, 8, 1},  {64, 4, 1},  {128, 2, 1}, {128, 4, 1},  {256, 2, 1}};
+    const int grid[3] = {DEFAULT_GRID, DEFAULT_GRID, DEFAULT_GRID};
+    int tuned = 0;
+    for (int i = 0; i < scheme_count(); i++)
+        for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
+            struct tuned_entry e = kernel_key(TUNED_STEP_PREFIX STEP_FUSED, scheme_at(i), HX, precision, coef);
+            double w[MAX_GROUPS];
+            char why[512];
+            struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = precision, .coef = coef,
+                                       .variant = STEP_FUSED, .grid = {grid[0], grid[1], grid[2]}},
+                                 .variant = STEP_FUSED, .steps = 5, .reps = reps};
+            if (!step_supported(&c.c) || (!force && table_find(table, &e))) continue;
+            if (step_vacuum(&c.c, w, why, sizeof why) || step_fits(&c, &s->desc, why, sizeof why)) {
+                fprintf(stderr, "tune --step: %s %s: %s\n", scheme_at(i)->name, coef_names[coef], why);
+                continue;
+            }
+            e.mcells_per_s = -1;
+            for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+                for (int nodes = 1; nodes <= 2; nodes++) {
+                    struct step_result r;
+                    memcpy(c.c.block, blocks[b], sizeof c.c.block);
+                    c.c.nodes = nodes;
+                    if (step_measure(&c, &s->desc, &r, why, sizeof why)) continue; /* a launch it does not take */
+                    const struct step_record m = {"tune", &c, &r, &s->desc};
+                    double mc = step_num(STEP_mcells_per_s, &m);
+                    if (mc > e.mcells_per_s) {
+                        memcpy(e.block, c.c.block, sizeof e.block);
+                        e.nodes = nodes, e.mcells_per_s = mc, e.gbs = step_num(STEP_gbs_effective, &m);
+                        memcpy(e.grid, grid, sizeof e.grid);
+                    }
+                }
+            if (e.mcells_per_s < 0) {
+                fprintf(stderr, "tune --step: %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[coef], why);
+                continue;
+            }
+            fprintf(stderr, "tune --step: %s %s fused: best %dx%dx%d, %d nodes, %.1f MCells/s (cells x steps), %.1f GB/s\n",
+                    e.scheme, coef_names[coef], e.block[0], e.block[1], e.block[2], e.nodes, e.mcells_per_s, e.gbs);
+            table_put(table, &e);
+            table_write(table, path, s, grid);
+            tuned_print(stdout, &e);
+            tuned++;
+        }
+    if (!tuned) fprintf(stderr, "tune --step: nothing to tune (%s has every step; --force tunes again)\n", path);
+    return 0;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     char *schemes[MAX_LIST], *components[MAX_LIST], *blocks[MAX_SHAPES], *vnames[MAX_VARIANTS];
     int ns = 0, nc = 0, nb = 0, nv = 0, precision = F32, coef = COEF_ARRAY, reps = 3, force = 0, grid[3] = {0, 0, 0};
+    int step = 0;
     char *scheme_list = NULL, *component_list = NULL, *variant_list = NULL, *block_list = NULL;
     const struct cli_option opts[] = {
         {"scheme", CLI_TEXT, "LIST|all", "(all)", &scheme_list, 0, 0, NULL, 0},
@@ -277,6 +334,8 @@ int cmd_tune(int argc, char **argv)
         {"blocks", CLI_TEXT, "LIST", "only these shapes, e.g. 32x2x3,32x8x4 (one node per thread)", &block_list, 0, 0, NULL, 0},
         {"reps", CLI_INT, "R", "timed samples per launch, the median is compared (3)", &reps, 1, 1000, NULL, 0},
         {"force", CLI_FLAG, NULL, "tune again what the file already has", &force, 0, 0, NULL, 0},
+        {"step", CLI_FLAG, NULL, "tune the fused full step's launch instead (every scheme and storage)", &step, 0, 0,
+         NULL, 0},
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
     if (scheme_list) ns = split_list(scheme_list, schemes, MAX_LIST);
@@ -327,6 +386,11 @@ int cmd_tune(int argc, char **argv)
     tuned_path(s.slug, path, sizeof path);
     struct table table = {0};
     table_read(&table, path, date);
+    if (step) {
+        int rc = tune_steps(&s, &table, path, precision, force, reps);
+        free(table.e);
+        return rc;
+    }
     static struct tuned_entry todo[MAX_VARIANTS * MAX_LIST * NCOMPONENTS];
     int ntodo = 0, nreused = 0;
     for (int vi = 0; vi < nv; vi++)

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "paper.h"
+#include "step_measure.h"
 #include "tuned.h"
 
 void session_open(struct session *s, enum device d)
@@ -62,6 +63,25 @@ void default_launch(const struct session *s, struct run_config *c)
     const struct paper_scheme *p = paper_find(c->scheme->name);
     static const int fallback[3] = {32, 4, 2};
     memcpy(c->block, p ? p->best_block : fallback, sizeof c->block);
+}
+
+void step_default_launch(const struct session *s, struct step_run *c)
+{
+    struct step_config *sc = &c->c;
+    char tuned[64];
+    snprintf(tuned, sizeof tuned, TUNED_STEP_PREFIX "%s", c->variant);
+    int nodes = 1;
+    if (s->device == DEV_GPU &&
+        tuned_block(s->slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->block, &nodes) == 0) {
+        if (!sc->nodes) sc->nodes = nodes;
+        return;
+    }
+    struct run_config rc = {.scheme = sc->s, .component = HX, .precision = sc->precision, .coef = sc->coef,
+                            .device = s->device, .variant = step_kernel_variant(s->device, "components"),
+                            .nodes = sc->nodes};
+    default_launch(s, &rc);
+    memcpy(sc->block, rc.block, sizeof sc->block);
+    sc->nodes = rc.nodes;
 }
 
 int split_list(char *list, char **items, int max)

@@ -25,6 +25,11 @@ void session_print(const struct session *s, FILE *f);
  * else the paper's Table 3 shape; on the CPU whole rows of one plane per tile. */
 void default_launch(const struct session *s, struct run_config *c);
 
+/* The same for a full step (struct step_run, step_measure.h) whose block was not given: on the
+ * GPU the tuned launch of that step variant (tune --step), else its component kernels' own. */
+struct step_run;
+void step_default_launch(const struct session *s, struct step_run *c);
+
 /* "a,b,c" split in place; returns the count (at most max). */
 int split_list(char *list, char **items, int max);
 

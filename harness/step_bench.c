@@ -31,15 +31,8 @@ int step_bench(struct session *s, const char *dir, int reps, int quick)
                                            .grid = {grid, grid, grid}},
                                      .variant = variants[v], .steps = quick ? 3 : 10, .reps = reps};
                 if (!step_supported(&c.c)) continue;
-                struct run_config rc = {.scheme = sc, .component = HX, .precision = F32, .coef = coef,
-                                        .device = s->device, .variant = step_kernel_variant(s->device, "components")};
-                default_launch(s, &rc);
-                memcpy(c.c.block, rc.block, sizeof rc.block);
-                c.c.nodes = rc.nodes;
-                if (scheme_weights(sc, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, sizeof why) == 0) {
-                    c.c.w = w;
-                    c.c.courant = 0.9 * stability_limit(sc, w);
-                }
+                step_default_launch(s, &c);
+                step_vacuum(&c.c, w, why, sizeof why);
                 fprintf(stderr, "  step %-7s %-10s %-8s %d^3 ... ", sc->name, variants[v], coef_names[coef], grid);
                 struct step_result r;
                 if (!c.c.w || step_measure(&c, &s->desc, &r, why, sizeof why)) {

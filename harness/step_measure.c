@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "design.h"
 #include "measure.h"
 #include "metrics.h"
 
@@ -23,6 +24,14 @@ const char *step_kernel_variant(enum device d, const char *name)
 }
 
 static double padded(const int g[3]) { return (double)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
+
+int step_vacuum(struct step_config *c, double w[MAX_GROUPS], char *why, size_t n)
+{
+    if (scheme_weights(c->s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, n)) return -1;
+    c->w = w;
+    c->courant = 0.9 * stability_limit(c->s, w);
+    return 0;
+}
 
 int step_fits(const struct step_run *c, const struct device_desc *d, char *why, size_t n)
 {

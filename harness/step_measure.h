@@ -27,6 +27,10 @@ struct step_result {
  * kernels (plain on the CPU, baseline on the GPU); any other name is a kernel variant. */
 const char *step_kernel_variant(enum device d, const char *name);
 
+/* Vacuum at 0.9 of the scheme's stability limit with its default design weights (stored in w,
+ * which c->c.w then points to): fields stay bounded however long a run lasts. 0, or -1 with why. */
+int step_vacuum(struct step_config *c, double w[MAX_GROUPS], char *why, size_t n);
+
 /* 0 if a step of c fits in 80% of the device's memory, else -1 saying what it needs. */
 int step_fits(const struct step_run *c, const struct device_desc *d, char *why, size_t n);
 

@@ -23,7 +23,7 @@ int tuned_parse(const char *line, struct tuned_entry *e)
     if (got != 14 || e->scheme[0] == '#' || e->nodes < 1) return -1;
     e->component = component_from_name(comp);
     e->precision = name_index(prec, precision_names, 2);
-    e->coef = name_index(coef, coef_names, 2);
+    e->coef = name_index(coef, coef_names, NCOEF_STORAGES);
     return e->component < 0 || e->precision < 0 || e->coef < 0 ? -1 : 0;
 }
 

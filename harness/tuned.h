@@ -3,7 +3,9 @@
  * one line per kernel, fields separated by blanks:
  *   scheme component precision coef variant block nodes mcells_per_s gbs grid
  *   yee    hx        f32       array baseline 32x2x3 1   1234.5   567.8 512x512x512
- * nodes: consecutive nodes per thread along z (marching variants; 1 for the others). */
+ * nodes: consecutive nodes per thread along z (marching variants; 1 for the others).
+ * A full step's launch (tune --step) is saved as variant TUNED_STEP_PREFIX + the step variant
+ * ("step:fused"), component hx, and its figure is cells x steps / s, not eq. 5. */
 #ifndef HARNESS_TUNED_H
 #define HARNESS_TUNED_H
 
@@ -11,6 +13,7 @@
 #include <stdio.h>
 
 #define TUNED_DIR "results/tuned"
+#define TUNED_STEP_PREFIX "step:"
 
 struct tuned_entry {
     char scheme[16], variant[32];
