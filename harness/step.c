@@ -291,6 +291,7 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         for (int g = 0; g < G; g++) a.db[g] = m->coef[comp][L + g], a.db_u[g] = m->uni[comp][L + g];
         a.plus = m->f[plus][0], a.minus = m->f[minus][0];
         a.index = m->index;
+        a.boundary = c->boundary;
         memcpy(a.block, c->block, sizeof a.block);
         a.nodes = c->nodes > 0 ? c->nodes : 1;
         args[comp - first] = a;
@@ -303,6 +304,7 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         m->f[comp][0] = newest;
         struct halo_args h;
         halo_args_of(m, comp, &h);
+        h.first_axis = m->k[comp]->traits.halo_x; /* x done by the kernel, row by row */
         if (c->b->refresh_halo(newest, &h, why, n)) return -1;
     }
     return 0;

@@ -27,7 +27,7 @@ template <typename T>
 static int refresh(T *f, const struct halo_args *h, char *why, size_t n)
 {
     const long st[3] = {1, h->sy, h->sz};
-    for (int ax = 0; ax < 3; ax++) {
+    for (int ax = h->first_axis; ax < 3; ax++) {
         const int b = (ax + 1) % 3, c = (ax + 2) % 3, nb = h->n[b] + 2 * HALO, nc = h->n[c] + 2 * HALO;
         const long lines = (long)nb * nc;
         const unsigned blocks = (unsigned)((lines + 255) / 256);

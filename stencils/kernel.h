@@ -27,6 +27,7 @@ struct kernel_args {
     const void *da[MAX_LEVELS], *db[MAX_GROUPS];
     double da_u[MAX_LEVELS], db_u[MAX_GROUPS];
     const unsigned char *index;
+    int boundary;      /* variants with the halo_x trait: enum boundary (halo_rule.h) of out's x halo */
     int block[3];      /* CPU: tile in (i,j,k), 0 = whole extent; GPU: thread-block shape */
     int nodes;         /* GPU variants that march along z: consecutive nodes per thread (1 otherwise) */
 };
@@ -50,6 +51,8 @@ struct variant_traits {
     int max_threads; /* most threads per block it takes; 0: the device's limit */
     int block[3];    /* the launch to use where nothing was tuned; all 0: the paper's shape */
     int nodes;       /* likewise, nodes per thread (1 unless it marches) */
+    int halo_x;      /* 1 if the kernel refreshes out's halo along x itself, row by row while the
+                      * row is in cache (the CPU's fused step): the caller refreshes y and z only */
 };
 
 /* One generated kernel (GPU entries are host-side launchers). */
