@@ -26,7 +26,10 @@
  *   marches       each thread (or block) updates kernel_args.nodes consecutive nodes along z
  *   indexed       the variant also takes indexed coefficients (a material byte per node into a
  *                 table per coefficient): DECL_COEF_I(name, da|db, idx) and COEF_I(name)
- *   halo          (fused) the kernel also writes its outputs' halo images (kernel_args.boundary)
+ *   halo          (fused) the kernel also writes its outputs' whole halo (kernel_args.boundary):
+ *                 no refresh after it
+ *   halo_x        the kernel refreshes its output's halo along x itself (kernel_args.boundary):
+ *                 the caller refreshes y and z
  *   flat          the block's z extent must be 1
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
@@ -36,6 +39,7 @@
  *   $NAME      the kernel's name; $ENTRY its entry point (kernel_fn, C linkage), $NAME_run
  *   $SCHEME $COMPONENT $PRECISION $COEF $VARIANT  as in the kernel table; $REAL float|double
  *   $ARRAY     1 for array coefficients, 0 for uniform and indexed ones (for #if)
+ *   $INDEXED   1 for indexed coefficients, 0 for the others (for #if)
  *   $MAXTHREADS  the max_threads trait (1024 if not given), for __launch_bounds__
  *   $DECLS     declarations of the inputs, through the template's macros DECL_LEVEL(name, l),
  *              DECL_SRC(name, plus|minus), DECL_COEF_A(name, da|db, idx) for coefficient
@@ -115,7 +119,7 @@ static void put(struct buf *b, const char *fmt, ...)
 
 /* What a variant's header line declares (see the top of this file). */
 struct traits {
-    int marches, flat, accepts, indexed, halo, max_threads, block[3], nodes;
+    int marches, flat, accepts, indexed, halo_axes, max_threads, block[3], nodes;
 };
 
 struct kernel_desc {
@@ -316,6 +320,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "COEF")) put(out, "%s", coef_enum[k->coef]);
         else if (!strcmp(word, "VARIANT")) put(out, "%s", k->variant);
         else if (!strcmp(word, "ARRAY")) put(out, "%d", k->coef == COEF_ARRAY);
+        else if (!strcmp(word, "INDEXED")) put(out, "%d", k->coef == COEF_INDEXED);
         else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
         else if (!strcmp(word, "MAXTHREADS")) put(out, "%d", k->traits->max_threads ? k->traits->max_threads : 1024);
         else if (!strcmp(word, "DECLS")) emit_decls(out, k);
@@ -354,7 +359,8 @@ static void parse_traits(const char *path, char *words, struct traits *t)
         else if (!strcmp(w, "flat")) t->flat = 1;
         else if (!strcmp(w, "accepts")) t->accepts = 1;
         else if (!strcmp(w, "indexed")) t->indexed = 1;
-        else if (!strcmp(w, "halo")) t->halo = 1;
+        else if (!strcmp(w, "halo")) t->halo_axes = 3;
+        else if (!strcmp(w, "halo_x")) t->halo_axes = 1;
         else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
         else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
         else if (sscanf(w, "block=%dx%dx%d", &b[0], &b[1], &b[2]) == 3 && b[0] > 0 && b[1] > 0 && b[2] > 0) continue;
@@ -500,7 +506,7 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{%d, %d, %d, {%d, %d, %d}, %d, %d}},\n", r->marches, r->flat, r->max_threads, r->block[0], r->block[1],
-        r->block[2], r->nodes, r->halo);
+        r->block[2], r->nodes, r->halo_axes);
 }
 
 /* The device's kernel table, in plain C: every variant's entry points, declared, and listed. */
@@ -549,7 +555,7 @@ static void gen_fused(const char *device, const char *tpath, const char *out_pat
                     put(&table, "    {\"%s\", %s, %s, %s, \"%s\", %s_run, %s%s, {%d, 0, 0, {0, 0, 0}, 1, %d}},\n",
                         k.s->name, component_enum[c], p == F32 ? "F32" : "F64", coef_enum[cs], t.variant, name,
                         t.traits.accepts ? name : "NULL", t.traits.accepts ? "_run_accepts" : "", t.traits.marches,
-                        t.traits.halo);
+                        t.traits.halo_axes);
                 }
     put(&out, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nextern const struct kernel_entry %s_fused_table[];\n"
               "extern const int %s_fused_table_len;\n#ifdef __cplusplus\n}\n#endif\n", device, device);

@@ -29,7 +29,7 @@ struct kernel_args {
     const unsigned char *index;
     int block[3];      /* CPU: tile in (i,j,k), 0 = whole extent; GPU: thread-block shape */
     int nodes;         /* GPU variants that march along z: consecutive nodes per thread (1 otherwise) */
-    int boundary;      /* the step engine's enum boundary, for kernels that write their own halo */
+    int boundary;      /* the step engine's enum boundary (halo_rule.h), for kernels that write their own halo */
 };
 
 static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
@@ -51,7 +51,9 @@ struct variant_traits {
     int max_threads; /* most threads per block it takes; 0: the device's limit */
     int block[3];    /* the launch to use where nothing was tuned; all 0: the paper's shape */
     int nodes;       /* likewise, nodes per thread (1 unless it marches) */
-    int halo;        /* 1 if it also writes its output's halo images (halo_rule.h): no refresh after it */
+    int halo_axes;   /* how many axes, from x, of its output's halo the kernel writes itself
+                      * (halo_rule.h): 1, x, row by row while the row is in cache (the CPU's fused
+                      * step: the caller refreshes y and z); 3, all (the GPU's: no refresh) */
 };
 
 /* One generated kernel (GPU entries are host-side launchers). */

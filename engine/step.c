@@ -304,7 +304,8 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         m->f[comp][0] = newest;
         struct halo_args h;
         halo_args_of(m, comp, &h);
-        if (!m->k[comp]->traits.halo && c->b->refresh_halo(newest, &h, why, n)) return -1;
+        h.first_axis = m->k[comp]->traits.halo_axes; /* the axes the kernel wrote itself */
+        if (h.first_axis < 3 && c->b->refresh_halo(newest, &h, why, n)) return -1;
     }
     return 0;
 }

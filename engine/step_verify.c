@@ -124,7 +124,12 @@ int step_verify(const struct step_config *c, int steps, double *worst, char *why
             fprintf(stderr, "fdtdbench: out of host memory\n");
             exit(2);
         }
-        for (size_t i = 0; i < cells; i++) index[i] = (unsigned char)(uniform(0, mat->count));
+        /* runs of one material, mostly short, some longer than a row: a kernel may go run by run */
+        for (size_t i = 0, end = 0; i < cells; i++) {
+            unsigned char x = i ? index[i - 1] : 0;
+            if (i == end) x = (unsigned char)uniform(0, mat->count), end = i + 1 + (size_t)(200 * pow(uniform(0, 1), 4));
+            index[i] = x;
+        }
         mat->index = index;
     }
     for (int comp = 0; comp < NCOMPONENTS; comp++)

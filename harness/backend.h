@@ -30,12 +30,14 @@ struct device_desc {
 };
 
 /* One field's halo refresh (engine/halo_rule.h): its interior size, strides, precision,
- * boundary, and per axis whether the component sits on the half nodes. */
+ * boundary, per axis whether the component sits on the half nodes, and the first axis to
+ * refresh (where the kernel that wrote the field refreshed the axes before it: halo_axes). */
 struct halo_args {
     int n[3];
     long sy, sz;
     int precision, boundary;
     int half[3];
+    int first_axis;
 };
 
 struct backend {

@@ -1,30 +1,36 @@
-/* The CPU halo refresh of the step engine (engine/halo_rule.h): the lines along each axis,
- * one axis after another, in one OpenMP region per field (a barrier between axes); small fields
- * are refreshed by one thread, where waking the others would cost more than the work. */
+/* The CPU halo refresh of the step engine (engine/halo_rule.h), one axis after another in one
+ * OpenMP region per field (a barrier between axes). Along axis ax every halo position is a slab
+ * of the padded array: runs of st[ax] consecutive values (1 along x, a row along y, a plane along
+ * z), copied whole so that y and z refresh at streaming speed; along x each run is one value per
+ * row, which is why a kernel that holds the row may refresh x itself (halo_args.first_axis).
+ * Small fields are refreshed by one thread, where waking the others would cost more. */
 #include "backend.h"
 
-enum { PARALLEL_LINES = 16384 };
+enum { PARALLEL_CELLS = 1 << 18, CHUNK = 4096 };
 
 #define REFRESH(T)                                                                               \
     static void refresh_##T(T *f, const struct halo_args *h)                                     \
     {                                                                                            \
-        const long st[3] = {1, h->sy, h->sz};                                                    \
-        const long lines = (long)(h->n[0] + 2 * HALO) * (h->n[1] + 2 * HALO);                    \
-        _Pragma("omp parallel if (lines >= PARALLEL_LINES)")                                     \
-        for (int ax = 0; ax < 3; ax++) {                                                         \
-            const int b = (ax + 1) % 3, c = (ax + 2) % 3, n = h->n[ax];                          \
-            const int count = halo_count(h->boundary, h->half[ax]);                              \
-            const int nb = h->n[b] + 2 * HALO, nc = h->n[c] + 2 * HALO;                          \
-            _Pragma("omp for collapse(2) schedule(static)")                                      \
-            for (int pc = 0; pc < nc; pc++)                                                      \
-                for (int pb = 0; pb < nb; pb++) {                                                \
-                    T *line = f + pb * st[b] + pc * st[c] + HALO * st[ax]; /* interior 0 */      \
-                    for (int t = 0; t < count; t++) {                                            \
-                        int p = halo_position(n, t), src;                                        \
-                        int sign = halo_source(h->boundary, h->half[ax], n, p, &src);            \
-                        line[p * st[ax]] = sign ? (T)sign * line[src * st[ax]] : (T)0;           \
+        const long st[4] = {1, h->sy, h->sz, h->sz * (h->n[2] + 2 * HALO)};                      \
+        _Pragma("omp parallel if (st[3] >= PARALLEL_CELLS)")                                     \
+        for (int ax = h->first_axis; ax < 3; ax++) {                                             \
+            const int n = h->n[ax], count = halo_count(h->boundary, h->half[ax]);                \
+            const long run = st[ax], runs = st[3] / st[ax + 1], chunk = run < CHUNK ? run : CHUNK; \
+            const long chunks = (run + chunk - 1) / chunk;                                       \
+            _Pragma("omp for collapse(3) schedule(static)")                                      \
+            for (long r = 0; r < runs; r++)                                                      \
+                for (int t = 0; t < count; t++)                                                  \
+                    for (long c = 0; c < chunks; c++) {                                          \
+                        int src, p = halo_position(n, t);                                        \
+                        const int sign = halo_source(h->boundary, h->half[ax], n, p, &src);      \
+                        T *d = f + r * st[ax + 1] + (p + HALO) * run + c * chunk;                \
+                        const T *s = f + r * st[ax + 1] + (src + HALO) * run + c * chunk;        \
+                        const long len = run - c * chunk < chunk ? run - c * chunk : chunk;      \
+                        if (sign)                                                                \
+                            for (long i = 0; i < len; i++) d[i] = (T)sign * s[i];                \
+                        else                                                                     \
+                            for (long i = 0; i < len; i++) d[i] = (T)0;                          \
                     }                                                                            \
-                }                                                                                \
         }                                                                                        \
     }
 REFRESH(float)

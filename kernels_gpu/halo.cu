@@ -69,6 +69,10 @@ static void refresh(T *f, const struct halo_geom *g, long nz_box, long ny_box, l
 
 int gpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n)
 {
+    if (h->first_axis != 0) { /* the GPU's kernels write all of their halo or none of it */
+        snprintf(why, n, "GPU halo refresh: from axis %d: only a whole refresh (axis 0) is supported", h->first_axis);
+        return -1;
+    }
     struct halo_geom g;
     g.boundary = h->boundary, g.sy = h->sy, g.sz = h->sz;
     for (int ax = 0; ax < 3; ax++) {

@@ -2,9 +2,9 @@
 # openEMS and Meep beside this suite's Yee full step, on the same grid, thread count, number of
 # steps and boundary (PEC walls), in one run:
 #   sh scripts/peers.sh [--grid N] [--steps K] [--threads T] [--results DIR] [--fdtdbench PATH]
-# Writes RESULTS/<machine>/steps/peers-<date>.csv: the suite's rows (indexed, uniform and array
-# coefficients; the step command's columns) and one row per peer with the figure the peer
-# itself reports. What each peer's step holds:
+# Writes RESULTS/<machine>/steps/peers-<date>.csv: the suite's rows (fused and components variants
+# x indexed, uniform, array coefficients; the step command's columns) and one row per peer with
+# the figure the peer itself reports. What each peer's step holds:
 #   openEMS (multithreaded engine, float, compressed operator = coefficients by index): the E and
 #     H updates, PEC walls (coefficients zeroed in its operator), one one-cell excitation box.
 #     Its own "Speed: X MCells/s" line is recorded.
@@ -53,13 +53,16 @@ have() {
 }
 fail() { echo "peers: $*" >&2; exit 1; }
 
-# This suite, the same steps and walls, each storage: the rows and their header.
-for coef in indexed uniform array; do
-    "$B" step --scheme yee --grid "$grid" --steps "$steps" --reps 3 --threads "$threads" --boundary pec \
-        --coef "$coef" --csv --results "$tmp/suite" >"$tmp/suite-$coef.csv" 2>"$tmp/err" ||
-        fail "fdtdbench step --coef $coef failed: $(tail -n 1 "$tmp/err")"
-    head -n 1 "$tmp/suite-$coef.csv" >"$tmp/header"
-    sed -n 2p "$tmp/suite-$coef.csv" >>"$tmp/rows"
+# This suite, the same steps and walls, each storage and both variants (fused: one kernel per
+# half-step, the suite's fastest; components: six kernels): the rows and their header.
+for variant in fused components; do
+    for coef in indexed uniform array; do
+        "$B" step --scheme yee --grid "$grid" --steps "$steps" --reps 3 --threads "$threads" --boundary pec \
+            --variant "$variant" --coef "$coef" --csv --results "$tmp/suite" >"$tmp/suite.csv" 2>"$tmp/err" ||
+            fail "fdtdbench step --variant $variant --coef $coef failed: $(tail -n 1 "$tmp/err")"
+        head -n 1 "$tmp/suite.csv" >"$tmp/header"
+        sed -n 2p "$tmp/suite.csv" >>"$tmp/rows"
+    done
 done
 machine=$(ls "$tmp/suite") # the step command's folder: <machine>, holding steps/
 cells=$((grid * grid * grid))

@@ -61,6 +61,20 @@ static void test_cpu_steps_match_reference(void)
     }
 }
 
+/* Rows longer than the blocks a kernel may scan material runs in (64 nodes), with runs that
+ * start and end anywhere: every scheme's fused step in indexed storage. */
+static void test_long_rows(void)
+{
+    for (int i = 0; i < scheme_count(); i++)
+        for (int p = 0; p < 2; p++) {
+            double w[MAX_GROUPS], worst;
+            char why[512];
+            struct step_config c = config(cpu_backend(), scheme_at(i), w, STEP_FUSED);
+            c.precision = p, c.coef = COEF_INDEXED, c.grid[0] = 203, c.grid[1] = 5, c.grid[2] = 4;
+            CHECK(step_verify(&c, 2, &worst, why, sizeof why) == 0, "%s", why);
+        }
+}
+
 /* A backend whose halo refresh is wrong must fail the same check. */
 static int halo_mode; /* 0: nothing refreshed; 1: periodic whatever was asked */
 static int bad_refresh(void *f, const struct halo_args *h, char *why, size_t n)
@@ -312,6 +326,7 @@ static void test_gpu_steps_match_reference(void)
 int main(void)
 {
     RUN(test_cpu_steps_match_reference);
+    RUN(test_long_rows);
     RUN(test_wrong_halo_is_caught);
     RUN(test_halo_image_inverts_source);
     RUN(test_pec_is_the_mirror_image);
