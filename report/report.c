@@ -36,15 +36,29 @@ struct machine {
 /* Columns the page cannot do without; the numeric ones are checked when read, so that bad
  * input stops before anything is written. Other columns of metrics.h are used where present
  * (files written before a column existed lack it). */
-static const char *const required[] = {
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+struct needs {
+    const char *const *required, *const *numeric;
+    size_t nrequired, nnumeric;
+};
+static const char *const update_required[] = {
     "table", "scheme", "component", "device", "variant", "precision", "coef", "block", "threads", "nx", "ny", "nz",
     "device_name", "git_commit", "date",
 };
-static const char *const numeric[] = {
+static const char *const update_numeric[] = {
     "updates_per_s", "mcells_per_s", "gbs_effective", "bw_copy_gbs", "bw_second_gbs", "pct_bw",
     "gflops", "cache_resident", "verified", "paper_mcells",
 };
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+static const char *const step_required[] = {
+    "table", "scheme", "device", "variant", "precision", "coef", "boundary", "block", "threads", "nx", "ny", "nz",
+    "device_name", "git_commit", "date",
+};
+static const char *const step_numeric[] = {
+    "cells_per_s", "mcells_per_s", "compulsory_bytes", "gbs_effective", "pct_bw", "cache_resident", "verified",
+};
+static const struct needs update_needs = {update_required, update_numeric, COUNT(update_required),
+                                          COUNT(update_numeric)};
+static const struct needs step_needs = {step_required, step_numeric, COUNT(step_required), COUNT(step_numeric)};
 
 /* The tables, in the order shown. A figure_only table is a line on the results page (the
  * figures show it) and a full table on bench's page; any other table gets a line. */
@@ -146,7 +160,7 @@ static double num(const struct csv *f, int r, const char *name)
     return v;
 }
 
-static void load_csv(struct csv *f, const char *dir, const char *name)
+static void load_csv(struct csv *f, const char *dir, const char *name, const struct needs *needs)
 {
     f->path = join(dir, name);
     f->name = strrchr(f->path, '/') + 1;
@@ -166,8 +180,8 @@ static void load_csv(struct csv *f, const char *dir, const char *name)
     f->ncol = split(line[first], ',', NULL, 0);
     f->head = xmalloc(sizeof *f->head * f->ncol);
     split(line[first], ',', f->head, f->ncol);
-    for (size_t k = 0; k < COUNT(required) + COUNT(numeric); k++) {
-        const char *want = k < COUNT(required) ? required[k] : numeric[k - COUNT(required)];
+    for (size_t k = 0; k < needs->nrequired + needs->nnumeric; k++) {
+        const char *want = k < needs->nrequired ? needs->required[k] : needs->numeric[k - needs->nrequired];
         if (col(f, want) < 0) {
             free(line);
             cli_error("%s: no column '%s' in the header (expected the columns of harness/metrics.h)",
@@ -188,7 +202,7 @@ static void load_csv(struct csv *f, const char *dir, const char *name)
     }
     free(line);
     for (int r = 0; r < f->nrow; r++)
-        for (size_t k = 0; k < COUNT(numeric); k++) num(f, r, numeric[k]);
+        for (size_t k = 0; k < needs->nnumeric; k++) num(f, r, needs->numeric[k]);
 }
 
 static void free_csv(struct csv *f)
@@ -579,6 +593,7 @@ struct page_kind {
     const char *what; /* "benchmark", "full time step" */
     const char *command;
     const struct metric_table *mt;
+    const struct needs *needs;
     const struct table_info *tables;
     size_t ntables;
 };
@@ -588,10 +603,10 @@ static const struct table_info step_tables[] = {
      "MCells/s here is cells x steps / s, the unit openEMS, Meep and gprMax report (not the paper's equation 5); "
      "bytes/cell/step are the compulsory bytes of one whole step.", 0, 0},
 };
-static const struct page_kind bench_page = {"benchmark", "fdtdbench bench", &update_metrics, shown_tables,
-                                            COUNT(shown_tables)};
-static const struct page_kind step_page = {"full time step", "fdtdbench bench (or step)", &step_metrics, step_tables,
-                                           COUNT(step_tables)};
+static const struct page_kind bench_page = {"benchmark", "fdtdbench bench", &update_metrics, &update_needs,
+                                            shown_tables, COUNT(shown_tables)};
+static const struct page_kind step_page = {"full time step", "fdtdbench bench (or step)", &step_metrics, &step_needs,
+                                           step_tables, COUNT(step_tables)};
 
 static void write_page(FILE *o, const struct page_kind *k, const struct csv *f)
 {
@@ -615,7 +630,7 @@ static int report_page(const char *csv_path, const struct page_kind *k)
     const char *name = slash ? slash + 1 : csv_path;
     if (slash) *slash = '\0';
     const char *folder = slash ? dir : ".";
-    load_csv(&f, folder, name);
+    load_csv(&f, folder, name, k->needs);
     /* The Markdown beside the CSV, of the same name (.md for .csv), complete or absent (outfile.h). */
     char stem[OUTFILE_PATH_MAX], path[OUTFILE_PATH_MAX];
     size_t n = strlen(name);
@@ -705,15 +720,23 @@ static const char usage[] =
 
 int cmd_report(int argc, char **argv)
 {
-    const char *results = "results", *out = NULL, *extract = NULL;
+    const char *results = "results", *out = NULL, *extract = NULL, *one = NULL;
     int columns = 0;
     const struct cli_option opts[] = {
         CLI_OPT_RESULTS(&results),
         {"out", CLI_PATH, "FILE", "the page (DIR/README.md)", &out, 0, 0, NULL, 0},
         {"extract", CLI_PATH, "DIR2", "write the plots' CSV extracts there instead of the page", &extract, 0, 0, NULL, 0},
         {"columns", CLI_FLAG, NULL, "print the column glossary (Markdown) and nothing else", &columns, 0, 0, NULL, 0},
+        {"page", CLI_PATH, "FILE.csv", "write the page of one bench or step CSV beside it (FILE.md) instead", &one, 0, 0,
+         NULL, 0},
     };
     cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
+    if (one) { /* a step file is told by its own column */
+        char *text = slurp(one);
+        int step = strstr(text, "cells_per_s") && text + strcspn(text, "\n") > strstr(text, "cells_per_s");
+        free(text);
+        return report_page(one, step ? &step_page : &bench_page) ? 1 : 0;
+    }
     if (columns) {
         metrics_glossary(stdout, &update_metrics);
         printf("\nFull-step rows (`fdtdbench step`, make bench's step table, `RESULTS/<machine>/steps/*.csv`):\n\n");
@@ -736,7 +759,7 @@ int cmd_report(int argc, char **argv)
         ms[i].name = names[i];
         ms[i].files = xmalloc(sizeof *ms[i].files * ms[i].nfiles);
         for (int k = 0; k < ms[i].nfiles; k++) {
-            load_csv(&ms[i].files[k], dir, csvs[k]);
+            load_csv(&ms[i].files[k], dir, csvs[k], &update_needs);
             free(csvs[k]);
         }
         nfiles += ms[i].nfiles;

@@ -61,6 +61,10 @@ fi
 cols=$("$B" report --columns | awk -F'`' '/^Full-step rows/ { on = 1; n = 0; next } on && /^\| `/ { printf "%s%s", n++ ? "," : "", $2 }')
 if [ -n "$cols" ] && [ "$(head -n 1 "$f")" = "$cols" ]; then result "step CSV header is the step metric table" ""
 else result "step CSV header is the step metric table" "$(head -n 1 "$f") != $cols"; fi
+# Its page: report --page writes the step table beside the CSV (what make bench does after a step table).
+if "$B" report --page "$f" >/dev/null 2>"$tmp/err" && md=${f%.csv}.md && grep -q '^## Full time step' "$md" &&
+    grep -q '^| s44 |' "$md"; then result "report --page of a step CSV" ""
+else result "report --page of a step CSV" "$(cat "$tmp/err")"; fi
 if "$B" step --help | grep -q "usage: fdtdbench step"; then result "step --help" ""; else result "step --help" "no usage"; fi
 
 echo "test_step_cli.sh: $passed passed, $failed failed, $skipped skipped"
