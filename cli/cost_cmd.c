@@ -104,7 +104,6 @@ static int measure_full_step(struct session *se, const struct scheme *s, int pre
     if ((double)grid[0] * grid[1] * grid[2] <= (double)cap * cap * cap) memcpy(c.c.grid, grid, sizeof c.c.grid);
     step_default_launch(se, &c);
     while (side > 16 && step_fits(&c, &se->desc, why, n)) side = side * 3 / 4, c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = side;
-    session_bandwidth(se, 0);
     struct step_result r;
     fprintf(stderr, "cost: measuring %s (full steps, %dx%dx%d) ...\n", s->name, c.c.grid[0], c.c.grid[1], c.c.grid[2]);
     if (step_measure(&c, &se->desc, &r, why, n)) return -1;

@@ -88,7 +88,6 @@ int cmd_step(int argc, char **argv)
     char why[512];
     if (step_vacuum(&c.c, w, why, sizeof why)) cli_error("%s", why);
     if (step_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why); /* before any allocation */
-    session_bandwidth(&s, c.threads);
     struct step_result r;
     if (step_measure(&c, &s.desc, &r, why, sizeof why)) cli_error("step: %s", why);
     struct results_file rf;

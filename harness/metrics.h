@@ -39,89 +39,89 @@ const char *m_host(void), *m_date(void), *m_omp_bind(void);
 const char *m_commit(void), *m_compiler(void), *m_cflags(void);
 
 /* The context columns that end every row of both tables (m->d, the device, and the build). */
-#define CONTEXT_COLUMNS(X)                                                                                      \
-    X(device_name, "", "%s", NULL, 1, NULL, "CPU model or GPU name", TXT(m->d->name))                            \
-    X(device_detail, "", "%s", NULL, 1, NULL, "cores; or SMs, L2, memory clock and bus", TXT(m->d->detail))      \
-    X(driver, "", "%s", NULL, 1, NULL, "GPU driver and CUDA runtime", TXT(m->d->driver))                         \
-    X(host, "", "%s", NULL, 1, NULL, "host name", TXT(m_host()))                                                 \
-    X(compiler, "", "%s", NULL, 1, NULL, "compiler of the build", TXT(m_compiler()))                             \
-    X(cflags, "", "%s", NULL, 1, NULL, "its flags", TXT(m_cflags()))                                             \
-    X(simd, "", "%s", NULL, 1, NULL, "CPU kernels' vector width (\"avx512: 64 bytes\"); empty on a GPU",         \
-      TXT(m->d->simd))                                                                                           \
-    X(omp_bind, "", "%s", NULL, 1, NULL, "OMP_PROC_BIND/OMP_PLACES", TXT(m_omp_bind()))                          \
-    X(git_commit, "", "%s", NULL, 1, NULL, "commit of the build (+dirty if the tree differed)", TXT(m_commit())) \
+#define CONTEXT_COLUMNS(X)                                                                                             \
+    X(device_name, "", "%s", NULL, 1, NULL, "CPU model or GPU name", TXT(m->d->name))                                  \
+    X(device_detail, "", "%s", NULL, 1, NULL, "cores; or SMs, L2, memory clock and bus", TXT(m->d->detail))            \
+    X(driver, "", "%s", NULL, 1, NULL, "GPU driver and CUDA runtime", TXT(m->d->driver))                               \
+    X(host, "", "%s", NULL, 1, NULL, "host name", TXT(m_host()))                                                       \
+    X(compiler, "", "%s", NULL, 1, NULL, "compiler of the build", TXT(m_compiler()))                                   \
+    X(cflags, "", "%s", NULL, 1, NULL, "its flags", TXT(m_cflags()))                                                   \
+    X(simd, "", "%s", NULL, 1, NULL, "CPU kernels' vector width (\"avx512: 64 bytes\"); empty on a GPU",               \
+      TXT(m->d->simd))                                                                                                 \
+    X(omp_bind, "", "%s", NULL, 1, NULL, "OMP_PROC_BIND/OMP_PLACES", TXT(m_omp_bind()))                                \
+    X(git_commit, "", "%s", NULL, 1, NULL, "commit of the build (+dirty if the tree differed)", TXT(m_commit()))       \
     X(date, "", "%s", NULL, 1, NULL, "when the row was measured (UTC)", TXT(m_date()))
 
 /* X(name, unit, csv format, Markdown heading, Markdown scale, Markdown format, meaning, value)
  * Markdown format "flag" prints yes/no. The order is the CSV's column order. */
-#define METRIC_COLUMNS(X)                                                                                        \
-    X(table, "", "%s", NULL, 1, NULL, "the bench table (or sweep name) the row belongs to", TXT(m->table))       \
-    X(scheme, "", "%s", NULL, 1, NULL, "the spec file's scheme name", TXT(m->c->scheme->name))                   \
-    X(component, "", "%s", NULL, 1, NULL, "the field component updated (hx ... ez)",                             \
-      TXT(component_names[m->c->component]))                                                                     \
-    X(device, "", "%s", NULL, 1, NULL, "cpu or gpu", TXT(device_names[m->c->device]))                            \
-    X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->precision]))                   \
-    X(coef, "", "%s", NULL, 1, NULL, "array (position-dependent) or uniform (scalar) coefficients",              \
-      TXT(coef_names[m->c->coef]))                                                                               \
-    X(variant, "", "%s", NULL, 1, NULL, "kernel variant (cpu: plain; gpu: baseline, zmarch, ...)",               \
-      TXT(m->c->variant))                                                                                        \
-    X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->grid[0]))                               \
-    X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->grid[1]))                               \
-    X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->grid[2]))                               \
-    X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)", TXT(m_dims(m->c->block)))    \
-    X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                       \
-      NUM(m->c->nodes > 1 ? m->c->nodes : 1))                                                                    \
-    X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                \
-    X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                         \
-    X(batch, "", "%.0f", NULL, 1, NULL, "launches per timed sample", NUM(m->r->batch))                           \
-    X(min_ms, "ms", "%.6g", NULL, 1, NULL, "fastest sample, per update of the grid", NUM(m->r->min_ms))          \
-    X(median_ms, "ms", "%.6g", NULL, 1, NULL, "median sample, per update of the grid", NUM(m->r->median_ms))     \
-    X(max_ms, "ms", "%.6g", NULL, 1, NULL, "slowest sample, per update of the grid", NUM(m->r->max_ms))          \
-    X(updates_per_s, "1/s", "%.6g", "M updates/s", 1e-6, "%.1f",                                                 \
-      "single-component node updates per second (median of the timed samples)",                                  \
-      NUM((double)m->c->grid[0] * m->c->grid[1] * m->c->grid[2] / (m->r->median_ms * 1e-3)))                     \
-    X(mcells_per_s, "MCells/s", "%.6g", "MCells/s (eq. 5)", 1, "%.1f",                                           \
-      "the paper's equation (5): updates/s / 6 / 1e6 (only one of six components is updated)",                   \
-      NUM(metric_num(METRIC_updates_per_s, m) / 6 / 1e6))                                                        \
-    X(flops, "flop", "%.0f", NULL, 1, NULL, "flops per update, derived from the spec (Table 1 for Hx)",          \
-      NUM(m->r->counts.flops))                                                                                   \
-    X(compulsory_bytes, "B", "%.0f", NULL, 1, NULL,                                                              \
-      "each distinct array touched once per update (perfect on-chip reuse): the memory floor",                   \
-      NUM(m->r->counts.compulsory_bytes))                                                                        \
-    X(naive_bytes, "B", "%.0f", NULL, 1, NULL, "every read and write goes to memory: (reads + writes) x size",   \
-      NUM(m->r->counts.naive_bytes))                                                                             \
-    X(flops_per_byte, "flop/B", "%.4g", "flops/byte", 1, "%.3f",                                                 \
-      "operational intensity: flops per compulsory byte (the roofline's x)",                                     \
-      NUM((double)m->r->counts.flops / m->r->counts.compulsory_bytes))                                           \
-    X(gbs_effective, "GB/s", "%.6g", "GB/s effective", 1, "%.1f", "updates/s x compulsory bytes",                \
-      NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.compulsory_bytes / 1e9))                            \
-    X(bw_copy_gbs, "GB/s", "%.6g", NULL, 1, NULL,                                                                \
-      "this run's first bandwidth probe (bw_copy_name), bytes read + written", NUM(m->r->bw.copy_gbs))           \
-    X(bw_second_gbs, "GB/s", "%.6g", NULL, 1, NULL,                                                              \
-      "this run's second bandwidth probe (bw_second_name), bytes read + written", NUM(m->r->bw.second_gbs))      \
-    X(bw_copy_name, "", "%s", NULL, 1, NULL,                                                                     \
-      "what the first probe is: STREAM copy on the same pinned threads (CPU), a copy kernel (GPU)",              \
-      TXT(m->r->bw.copy_name))                                                                                   \
-    X(bw_second_name, "", "%s", NULL, 1, NULL,                                                                   \
-      "what the second probe is: STREAM triad (CPU), cudaMemcpy device to device (GPU)",                         \
-      TXT(m->r->bw.second_name))                                                                                 \
-    X(pct_bw, "%", "%.4g", "% of measured BW", 1, "%.1f",                                                        \
-      "effective GB/s as a percentage of the better probe figure: the median over the samples of each kernel "   \
-      "sample against the probe sample taken just before it",                                                    \
-      NUM(m->r->pct_bw))                                                                                         \
-    X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f",                                             \
-      "max - min of those per-sample ratios: how far the machine drifted during the row",                        \
-      NUM(m->r->pct_bw_spread))                                                                                  \
-    X(gflops, "GFLOP/s", "%.6g", "GFLOP/s", 1, "%.1f", "achieved GFLOP/s: updates/s x flops per update",         \
-      NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.flops / 1e9))                                       \
-    X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                   \
-      "1 when the arrays fit in three times the last-level cache (figures then measure the cache)",              \
-      NUM(m->r->cache_resident))                                                                                 \
-    X(verified, "", "%.0f", "verified", 1, "flag",                                                               \
-      "1: the kernel matched the double-precision reference on random data before timing",                       \
-      NUM(m->r->verified))                                                                                       \
-    X(paper_mcells, "MCells/s", "%g", "paper MCells/s", 1, "%.0f",                                               \
-      "the paper's figure for this row (Tables 2-5; Tesla C2050, one core of a Xeon W5580)", NUM(m->paper))   \
+#define METRIC_COLUMNS(X)                                                                                              \
+    X(table, "", "%s", NULL, 1, NULL, "the bench table (or sweep name) the row belongs to", TXT(m->table))             \
+    X(scheme, "", "%s", NULL, 1, NULL, "the spec file's scheme name", TXT(m->c->scheme->name))                         \
+    X(component, "", "%s", NULL, 1, NULL, "the field component updated (hx ... ez)",                                   \
+      TXT(component_names[m->c->component]))                                                                           \
+    X(device, "", "%s", NULL, 1, NULL, "cpu or gpu", TXT(device_names[m->c->device]))                                  \
+    X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->precision]))                         \
+    X(coef, "", "%s", NULL, 1, NULL, "array (position-dependent) or uniform (scalar) coefficients",                    \
+      TXT(coef_names[m->c->coef]))                                                                                     \
+    X(variant, "", "%s", NULL, 1, NULL, "kernel variant (cpu: plain; gpu: baseline, zmarch, ...)",                     \
+      TXT(m->c->variant))                                                                                              \
+    X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->grid[0]))                                     \
+    X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->grid[1]))                                     \
+    X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->grid[2]))                                     \
+    X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)", TXT(m_dims(m->c->block))) \
+    X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                             \
+      NUM(m->c->nodes > 1 ? m->c->nodes : 1))                                                                          \
+    X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
+    X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                               \
+    X(batch, "", "%.0f", NULL, 1, NULL, "launches per timed sample", NUM(m->r->batch))                                 \
+    X(min_ms, "ms", "%.6g", NULL, 1, NULL, "fastest sample, per update of the grid", NUM(m->r->min_ms))                \
+    X(median_ms, "ms", "%.6g", NULL, 1, NULL, "median sample, per update of the grid", NUM(m->r->median_ms))           \
+    X(max_ms, "ms", "%.6g", NULL, 1, NULL, "slowest sample, per update of the grid", NUM(m->r->max_ms))                \
+    X(updates_per_s, "1/s", "%.6g", "M updates/s", 1e-6, "%.1f",                                                       \
+      "single-component node updates per second (median of the timed samples)",                                        \
+      NUM((double)m->c->grid[0] * m->c->grid[1] * m->c->grid[2] / (m->r->median_ms * 1e-3)))                           \
+    X(mcells_per_s, "MCells/s", "%.6g", "MCells/s (eq. 5)", 1, "%.1f",                                                 \
+      "the paper's equation (5): updates/s / 6 / 1e6 (only one of six components is updated)",                         \
+      NUM(metric_num(METRIC_updates_per_s, m) / 6 / 1e6))                                                              \
+    X(flops, "flop", "%.0f", NULL, 1, NULL, "flops per update, derived from the spec (Table 1 for Hx)",                \
+      NUM(m->r->counts.flops))                                                                                         \
+    X(compulsory_bytes, "B", "%.0f", NULL, 1, NULL,                                                                    \
+      "each distinct array touched once per update (perfect on-chip reuse): the memory floor",                         \
+      NUM(m->r->counts.compulsory_bytes))                                                                              \
+    X(naive_bytes, "B", "%.0f", NULL, 1, NULL, "every read and write goes to memory: (reads + writes) x size",         \
+      NUM(m->r->counts.naive_bytes))                                                                                   \
+    X(flops_per_byte, "flop/B", "%.4g", "flops/byte", 1, "%.3f",                                                       \
+      "operational intensity: flops per compulsory byte (the roofline's x)",                                           \
+      NUM((double)m->r->counts.flops / m->r->counts.compulsory_bytes))                                                 \
+    X(gbs_effective, "GB/s", "%.6g", "GB/s effective", 1, "%.1f", "updates/s x compulsory bytes",                      \
+      NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.compulsory_bytes / 1e9))                                  \
+    X(bw_copy_gbs, "GB/s", "%.6g", NULL, 1, NULL,                                                                      \
+      "this run's first bandwidth probe (bw_copy_name), bytes read + written", NUM(m->r->bw.copy_gbs))                 \
+    X(bw_second_gbs, "GB/s", "%.6g", NULL, 1, NULL,                                                                    \
+      "this run's second bandwidth probe (bw_second_name), bytes read + written", NUM(m->r->bw.second_gbs))            \
+    X(bw_copy_name, "", "%s", NULL, 1, NULL,                                                                           \
+      "what the first probe is: STREAM copy on the same pinned threads (CPU), a copy kernel (GPU)",                    \
+      TXT(m->r->bw.copy_name))                                                                                         \
+    X(bw_second_name, "", "%s", NULL, 1, NULL,                                                                         \
+      "what the second probe is: STREAM triad (CPU), cudaMemcpy device to device (GPU)",                               \
+      TXT(m->r->bw.second_name))                                                                                       \
+    X(pct_bw, "%", "%.4g", "% of measured BW", 1, "%.1f",                                                              \
+      "effective GB/s as a percentage of the better probe figure: the median over the samples of each kernel "         \
+      "sample against the probe sample taken just before it",                                                          \
+      NUM(m->r->pct_bw))                                                                                               \
+    X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f",                                                   \
+      "max - min of those per-sample ratios: how far the machine drifted during the row",                              \
+      NUM(m->r->pct_bw_spread))                                                                                        \
+    X(gflops, "GFLOP/s", "%.6g", "GFLOP/s", 1, "%.1f", "achieved GFLOP/s: updates/s x flops per update",               \
+      NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.flops / 1e9))                                             \
+    X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                         \
+      "1 when the arrays fit in three times the last-level cache (figures then measure the cache)",                    \
+      NUM(m->r->cache_resident))                                                                                       \
+    X(verified, "", "%.0f", "verified", 1, "flag",                                                                     \
+      "1: the kernel matched the double-precision reference on random data before timing",                             \
+      NUM(m->r->verified))                                                                                             \
+    X(paper_mcells, "MCells/s", "%g", "paper MCells/s", 1, "%.0f",                                                     \
+      "the paper's figure for this row (Tables 2-5; Tesla C2050, one core of a Xeon W5580)", NUM(m->paper))            \
     CONTEXT_COLUMNS(X)
 
 /* One full-step row (fdtdbench step, make bench's step table; scripts/peers.sh adds the peers'
@@ -133,58 +133,59 @@ struct step_record {
     const struct device_desc *d;
 };
 
-#define STEP_METRIC_COLUMNS(X)                                                                                  \
-    X(table, "", "%s", NULL, 1, NULL, "the table the row belongs to (step, or peers)", TXT(m->table))            \
-    X(code, "", "%s", NULL, 1, NULL, "who stepped: fdtdbench, or a peer (openems, meep)", TXT("fdtdbench"))      \
-    X(code_version, "", "%s", NULL, 1, NULL, "its version (this suite: the build's commit)", TXT(m_commit()))    \
-    X(scheme, "", "%s", NULL, 1, NULL, "the spec file's scheme name", TXT(m->c->c.s->name))                      \
-    X(device, "", "%s", NULL, 1, NULL, "cpu or gpu", TXT(device_names[m->c->c.b->device]))                       \
-    X(variant, "", "%s", NULL, 1, NULL, "components (six single-component kernels) or fused (one per half-step)",\
-      TXT(m->c->variant))                                                                                        \
-    X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->c.precision]))                 \
-    X(coef, "", "%s", NULL, 1, NULL, "array, uniform or indexed (a material byte per node) coefficients",        \
-      TXT(coef_names[m->c->c.coef]))                                                                             \
-    X(boundary, "", "%s", NULL, 1, NULL, "periodic or pec", TXT(boundary_names[m->c->c.boundary]))               \
-    X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->c.grid[0]))                             \
-    X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->c.grid[1]))                             \
-    X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->c.grid[2]))                             \
-    X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)",                     \
-      TXT(m_dims(m->c->c.block)))                                                                                \
-    X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                       \
-      NUM(m->c->c.nodes > 1 ? m->c->c.nodes : 1))                                                                \
-    X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                \
-    X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->c->steps))                              \
-    X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                         \
-    X(min_ms, "ms", "%.6g", NULL, 1, NULL, "fastest sample, per step", NUM(m->r->min_ms))                        \
-    X(median_ms, "ms", "%.6g", NULL, 1, NULL, "median sample, per step", NUM(m->r->median_ms))                   \
-    X(max_ms, "ms", "%.6g", NULL, 1, NULL, "slowest sample, per step", NUM(m->r->max_ms))                        \
-    X(cells_per_s, "1/s", "%.6g", NULL, 1, NULL,                                                                 \
-      "cells x steps / time (median sample): the unit openEMS, Meep and gprMax report, not the paper's eq. 5",   \
-      NUM(m_cells(m->c->c.grid) / (m->r->median_ms * 1e-3)))                                                     \
-    X(mcells_per_s, "MCells/s", "%.6g", "MCells/s", 1e-0, "%.1f", "cells_per_s / 1e6",                           \
-      NUM(step_num(STEP_cells_per_s, m) / 1e6))                                                                  \
-    X(compulsory_bytes, "B", "%g", "bytes/cell/step", 1, "%.0f",                                                 \
-      "per cell and step, from the spec: every field and coefficient array once per half-step",                  \
-      NUM(step_compulsory_bytes(m->c->c.s, m->c->c.precision, m->c->c.coef)))                                    \
-    X(memory_bytes, "B", "%g", "bytes/cell held", 1, "%.0f",                                                     \
-      "memory held per cell: every field (all time levels) and coefficient array",                               \
-      NUM(step_bytes_per_cell(m->c->c.s, m->c->c.precision, m->c->c.coef)))                                      \
-    X(gbs_effective, "GB/s", "%.6g", "GB/s effective", 1, "%.1f", "cells_per_s x compulsory bytes",              \
-      NUM(step_num(STEP_cells_per_s, m) * step_num(STEP_compulsory_bytes, m) / 1e9))                             \
-    X(bw_copy_gbs, "GB/s", "%.6g", NULL, 1, NULL, "this run's first bandwidth probe (median of its samples)",    \
-      NUM(m->r->bw.copy_gbs))                                                                                    \
-    X(bw_second_gbs, "GB/s", "%.6g", NULL, 1, NULL, "this run's second bandwidth probe (median of its samples)", \
-      NUM(m->r->bw.second_gbs))                                                                                  \
-    X(pct_bw, "%", "%.4g", "% of measured BW", 1, "%.1f",                                                        \
-      "effective GB/s as a percentage of the better probe: median over the samples, each against the probe "     \
-      "sample just before it", NUM(m->r->pct_bw))                                                                \
-    X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f", "max - min of those per-sample ratios",     \
-      NUM(m->r->pct_bw_spread))                                                                                  \
-    X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                   \
-      "1 when the step's arrays fit in three times the last-level cache", NUM(m->r->cache_resident))            \
-    X(verified, "", "%.0f", "verified", 1, "flag",                                                               \
-      "1: a few steps on a small odd grid matched the double-precision reference step before timing",            \
-      NUM(m->r->verified))                                                                                       \
+#define STEP_METRIC_COLUMNS(X)                                                                                         \
+    X(table, "", "%s", NULL, 1, NULL, "the table the row belongs to (step, or peers)", TXT(m->table))                  \
+    X(code, "", "%s", NULL, 1, NULL, "who stepped: fdtdbench, or a peer (openems, meep)", TXT("fdtdbench"))            \
+    X(code_version, "", "%s", NULL, 1, NULL, "its version (this suite: the build's commit)", TXT(m_commit()))          \
+    X(scheme, "", "%s", NULL, 1, NULL, "the spec file's scheme name", TXT(m->c->c.s->name))                            \
+    X(device, "", "%s", NULL, 1, NULL, "cpu or gpu", TXT(device_names[m->c->c.b->device]))                             \
+    X(variant, "", "%s", NULL, 1, NULL, "components (six single-component kernels) or fused (one per half-step)",      \
+      TXT(m->c->variant))                                                                                              \
+    X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->c.precision]))                       \
+    X(coef, "", "%s", NULL, 1, NULL, "array, uniform or indexed (a material byte per node) coefficients",              \
+      TXT(coef_names[m->c->c.coef]))                                                                                   \
+    X(boundary, "", "%s", NULL, 1, NULL, "periodic or pec", TXT(boundary_names[m->c->c.boundary]))                     \
+    X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->c.grid[0]))                                   \
+    X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->c.grid[1]))                                   \
+    X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->c.grid[2]))                                   \
+    X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)",                           \
+      TXT(m_dims(m->c->c.block)))                                                                                      \
+    X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                             \
+      NUM(m->c->c.nodes > 1 ? m->c->c.nodes : 1))                                                                      \
+    X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
+    X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->c->steps))                                    \
+    X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                               \
+    X(min_ms, "ms", "%.6g", NULL, 1, NULL, "fastest sample, per step", NUM(m->r->min_ms))                              \
+    X(median_ms, "ms", "%.6g", NULL, 1, NULL, "median sample, per step", NUM(m->r->median_ms))                         \
+    X(max_ms, "ms", "%.6g", NULL, 1, NULL, "slowest sample, per step", NUM(m->r->max_ms))                              \
+    X(cells_per_s, "1/s", "%.6g", NULL, 1, NULL,                                                                       \
+      "cells x steps / time (median sample): the unit openEMS, Meep and gprMax report, not the paper's eq. 5",         \
+      NUM(m_cells(m->c->c.grid) / (m->r->median_ms * 1e-3)))                                                           \
+    X(mcells_per_s, "MCells/s", "%.6g", "MCells/s", 1e-0, "%.1f", "cells_per_s / 1e6",                                 \
+      NUM(step_num(STEP_cells_per_s, m) / 1e6))                                                                        \
+    X(compulsory_bytes, "B", "%g", "bytes/cell/step", 1, "%.0f",                                                       \
+      "per cell and step, from the spec: every field and coefficient array once per half-step",                        \
+      NUM(step_compulsory_bytes(m->c->c.s, m->c->c.precision, m->c->c.coef)))                                          \
+    X(memory_bytes, "B", "%g", "bytes/cell held", 1, "%.0f",                                                           \
+      "memory held per cell: every field (all time levels) and coefficient array",                                     \
+      NUM(step_bytes_per_cell(m->c->c.s, m->c->c.precision, m->c->c.coef)))                                            \
+    X(gbs_effective, "GB/s", "%.6g", "GB/s effective", 1, "%.1f", "cells_per_s x compulsory bytes",                    \
+      NUM(step_num(STEP_cells_per_s, m) * step_num(STEP_compulsory_bytes, m) / 1e9))                                   \
+    X(bw_copy_gbs, "GB/s", "%.6g", NULL, 1, NULL, "this run's first bandwidth probe (median of its samples)",          \
+      NUM(m->r->bw.copy_gbs))                                                                                          \
+    X(bw_second_gbs, "GB/s", "%.6g", NULL, 1, NULL, "this run's second bandwidth probe (median of its samples)",       \
+      NUM(m->r->bw.second_gbs))                                                                                        \
+    X(pct_bw, "%", "%.4g", "% of measured BW", 1, "%.1f",                                                              \
+      "effective GB/s as a percentage of the better probe: median over the samples, each against the probe "           \
+      "sample just before it", NUM(m->r->pct_bw))                                                                      \
+    X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f", "max - min of those per-sample ratios",           \
+      NUM(m->r->pct_bw_spread))                                                                                        \
+    X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                         \
+      "1 when the step's arrays fit in three times the last-level cache (no probe then: pct_bw empty)",                \
+      NUM(m->r->cache_resident))                                                                                       \
+    X(verified, "", "%.0f", "verified", 1, "flag",                                                                     \
+      "1: a few steps on a small odd grid matched the double-precision reference step before timing",                  \
+      NUM(m->r->verified))                                                                                             \
     CONTEXT_COLUMNS(X)
 
 enum metric_id {

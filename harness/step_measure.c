@@ -71,17 +71,23 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     if (!m) return -1;
     step_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
     /* Each sample is one probe pass then `steps` steps (probe, steps, probe, steps, ...), so each
-     * has a bandwidth figure from the same moment (probe_pairs). */
+     * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache has
+     * no memory figure to compare with: no probe (on a machine with a large cache the probe's
+     * arrays are gigabytes, and a small step would wait on it), pct_bw left empty. */
+    r->cache_resident = d->cache_bytes && step_bytes_per_cell(c->c.s, c->c.precision, c->c.coef) *
+                                                  padded(c->c.grid) < 3.0 * d->cache_bytes;
     double *ms = malloc(sizeof(double) * 2 * (size_t)c->reps), *gbs = ms + c->reps;
     struct bandwidth *probes = malloc(sizeof *probes * (size_t)c->reps);
     int rc = ms && probes ? step_run(m, 1, why, n) : -1; /* warm-up */
     for (int s = 0; s < c->reps && !rc; s++) {
-        b->probe_bandwidth(&probes[s], 1);
+        if (!r->cache_resident) b->probe_bandwidth(&probes[s], 1);
         double t0 = now_ms();
         rc = step_run(m, c->steps, why, n);
         ms[s] = (now_ms() - t0) / c->steps;
     }
-    if (!rc) {
+    if (!rc && r->cache_resident) {
+        r->pct_bw = r->pct_bw_spread = r->bw.copy_gbs = r->bw.second_gbs = r->bw.best_gbs = NAN;
+    } else if (!rc) {
         for (int s = 0; s < c->reps; s++) {
             struct step_result sample = *r;
             sample.median_ms = ms[s];
@@ -89,10 +95,10 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
             gbs[s] = step_num(STEP_gbs_effective, &rec);
         }
         probe_pairs(gbs, probes, c->reps, &r->bw, &r->pct_bw, &r->pct_bw_spread);
+    }
+    if (!rc) {
         r->median_ms = median(ms, c->reps);
         r->min_ms = ms[0], r->max_ms = ms[c->reps - 1];
-        r->cache_resident = d->cache_bytes && step_bytes_per_cell(c->c.s, c->c.precision, c->c.coef) *
-                                                      padded(c->c.grid) < 3.0 * d->cache_bytes;
     }
     free(probes);
     free(ms);
