@@ -340,14 +340,14 @@ static void run_check(const struct opts *o, struct session *se, struct row *rows
     }
 }
 
-/* --run: every answer run on the session's device in its throughput's configuration (variant,
+/* --run: one answer run on the session's device in its throughput's configuration (variant,
  * launch, threads): the prediction's. */
-static void run_all(const struct opts *o, struct session *se, struct row *rows, int n)
+static void run_one(const struct opts *o, struct session *se, struct row *row)
 {
     char why[512];
-    for (int i = 0; i < n; i++) {
-        const struct cost_answer *a = rows[i].a;
-        const struct throughput *t = &rows[i].t;
+    {
+        const struct cost_answer *a = row->a;
+        const struct throughput *t = &row->t;
         struct sim_config c = {.b = se->b, .precision = o->precision, .coef = o->coef,
                                .variant = step_kernel_variant(o->device, t->variant)};
         memcpy(c.grid, a->grid, sizeof c.grid);
@@ -365,9 +365,9 @@ static void run_all(const struct opts *o, struct session *se, struct row *rows, 
         fprintf(stderr, "cost: running %s (%s, %s) on %dx%dx%d for %lld steps ...\n", a->s->name, weights_label(a),
                 t->variant, a->grid[0], a->grid[1], a->grid[2], a->steps);
         int mode[3];
-        memcpy(mode, rows[i].run.mode, sizeof mode);
-        if (cost_simulate(a, &c, mode, &rows[i].run, why, sizeof why)) cli_error("cost: --run: %s", why);
-        rows[i].ran = 1;
+        memcpy(mode, row->run.mode, sizeof mode);
+        if (cost_simulate(a, &c, mode, &row->run, why, sizeof why)) cli_error("cost: --run: %s", why);
+        row->ran = 1;
     }
 }
 
@@ -410,12 +410,14 @@ static int compute(const struct opts *o, struct session *se, const char *machine
         w->memory = w->a->cells * w->bytes_per_cell;
         w->time_s = w->a->cells * (double)w->a->steps / w->t.cells_per_s;
         w->fits = memory > 0 ? memory_fits(w->memory, (size_t)memory) : -1;
+        /* right after its own measurement: the same minute of a machine whose speed drifts (on
+         * this project's 2-vCPU VM, two-thread runs differ by up to 1.8x from minute to minute) */
+        if (o->run) run_one(o, se, w);
     }
     for (int i = 0; i < n; i++) { /* Yee's row of the same budget is the reference */
         const struct row *y = &rows[rows[i].yee - ans];
         rows[i].yee_time = y->time_s, rows[i].yee_memory = y->memory;
     }
-    if (o->run) run_all(o, se, rows, n);
     *out_rows = rows;
     return n;
 }
