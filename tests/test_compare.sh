@@ -6,12 +6,6 @@
 bin=${FDTDBENCH:-build/fdtdbench}
 . tests/shlib.sh
 
-summary() {
-    echo "test_compare.sh: $passed passed, $failed failed, $skipped skipped"
-    [ "$failed" -eq 0 ]
-    exit
-}
-
 if [ ! -x "$bin" ]; then
     echo "SKIP all: $bin not built"
     skipped=1

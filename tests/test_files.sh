@@ -84,5 +84,4 @@ left: $(find "$tmp/sig$1")"
 signal_test TERM 15
 # (SIGINT: tests/test_outfile.c, as a background job of a script starts with SIGINT ignored)
 
-echo "test_files.sh: $passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+summary

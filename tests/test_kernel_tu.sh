@@ -52,5 +52,4 @@ out=$(make --no-print-directory -s kernel BUILD="$BUILD" SCHEME=fv24 COMPONENT=h
 result "make kernel prints the CPU kernel" "$(echo "$out" | grep -q 'k_fv24_hy_f32_array_plain_run' || echo "$out" | head -n 3)"
 out=$(make --no-print-directory -s kernel BUILD="$BUILD" SCHEME=fv24 DEVICE=gpu VARIANT=nosuch 2>&1)
 result "make kernel names the variants it has" "$(echo "$out" | grep -q "no variant 'nosuch'.*tile25d" || echo "$out")"
-echo "test_kernel_tu.sh: $passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+summary

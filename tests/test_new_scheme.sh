@@ -17,8 +17,7 @@ b="$tmp/build"
 if ! MAKEFLAGS= MFLAGS= make -s -j2 BUILD="$b" NVCC= CFLAGS=-O1 SPECS="$(echo stencils/*.stencil) $spec" \
     "$b/fdtdbench" "$b/tests/test_spec" >"$tmp/make.log" 2>&1; then
     result scratch_build "$(tail -n 20 "$tmp/make.log")"
-    echo "test_new_scheme.sh: $passed passed, $failed failed, $skipped skipped"
-    exit 1
+    summary
 fi
 result scratch_build ""
 B="$b/fdtdbench"
@@ -88,5 +87,4 @@ got=$(awk -F '|' '
 zz6 Yee/scheme on the page '$got', from the CSV '$want': $(grep '^| zz6 |' "$tmp/r/README.md")"
 result report_row "$f"
 
-echo "test_new_scheme.sh: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+summary

@@ -65,5 +65,4 @@ else
     result "fdtdbench peers" "$(tail -n 3 "$tmp/err")"
 fi
 
-echo "test_peers.sh: $passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+summary

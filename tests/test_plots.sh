@@ -54,9 +54,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
         echo "SKIP $t: gnuplot not found (install the package gnuplot-nox)"
         skipped=$((skipped + 1))
     done
-    echo "test_plots.sh: $passed passed, $failed failed, $skipped skipped"
-    [ "$failed" -eq 0 ]
-    exit
+    summary
 fi
 
 cp -r tests/data/results "$tmp/r"
@@ -147,5 +145,4 @@ else
     skipped=$((skipped + 1))
 fi
 
-echo "test_plots.sh: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+summary

@@ -8,12 +8,6 @@ data=tests/data/results
 sel="plots/select.awk"
 . tests/shlib.sh
 
-summary() {
-    echo "test_report.sh: $passed passed, $failed failed, $skipped skipped"
-    [ "$failed" -eq 0 ]
-    exit
-}
-
 if [ ! -x "$bin" ]; then
     echo "SKIP all: $bin not built"
     skipped=1

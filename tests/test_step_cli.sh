@@ -69,5 +69,4 @@ if "$B" report --page "$f" >/dev/null 2>"$tmp/err" && md=${f%.csv}.md && grep -q
 else result "report --page of a step CSV" "$(cat "$tmp/err")"; fi
 if "$B" step --help | grep -q "usage: fdtdbench step"; then result "step --help" ""; else result "step --help" "no usage"; fi
 
-echo "test_step_cli.sh: $passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+summary
