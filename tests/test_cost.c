@@ -48,6 +48,19 @@ static void yee_matches_closed_form(void)
     CHECK(a.grid[0] == (int)ceil(2 * a.ppw) && a.cells == pow(a.grid[0], 3), "grid %d, cells %g", a.grid[0], a.cells);
 }
 
+/* Scheme s's answer with weighting wt (0: the default design, 1: designed for N): 0, or -1 where
+ * the scheme has no such weighting or the search failed (a failed check). */
+static int answer(const struct scheme *s, int wt, const struct cost_problem *p, struct cost_answer *a)
+{
+    char why[512];
+    if (wt && s->weights == WEIGHTS_FIXED) return -1;
+    if (cost_resolution(s, (enum cost_weights)wt, p, a, why, sizeof why)) {
+        CHECK(0, "%s: %s", s->name, why);
+        return -1;
+    }
+    return 0;
+}
+
 /* Every scheme and weighting: within the budget from N to 2N, over it somewhere from N - 0.1 to
  * 2(N - 0.1), with the weights rule of the answer. */
 static void coarsest_within_budget(void)
@@ -58,11 +71,7 @@ static void coarsest_within_budget(void)
             const struct scheme *s = scheme_at(i);
             struct cost_answer a;
             char why[512];
-            if (wt && s->weights == WEIGHTS_FIXED) continue;
-            if (cost_resolution(s, (enum cost_weights)wt, &p, &a, why, sizeof why)) {
-                CHECK(0, "%s: %s", s->name, why);
-                continue;
-            }
+            if (answer(s, wt, &p, &a)) continue;
             CHECK(a.phase_deg <= a.band_phase_deg && a.band_phase_deg <= p.budget_deg,
                   "%s: %.4f degrees at N, %.4f over the band, budget %g", s->name, a.phase_deg, a.band_phase_deg,
                   p.budget_deg);
@@ -152,11 +161,7 @@ static void simulation_agrees(void)
             const struct scheme *s = scheme_at(i);
             struct cost_answer a;
             char why[512];
-            if (wt && s->weights == WEIGHTS_FIXED) continue;
-            if (cost_resolution(s, (enum cost_weights)wt, &p, &a, why, sizeof why)) {
-                CHECK(0, "%s: %s", s->name, why);
-                continue;
-            }
+            if (answer(s, wt, &p, &a)) continue;
             struct sim_config c = {.b = cpu_backend(), .precision = F64, .coef = COEF_UNIFORM, .variant = "plain"};
             int mode[3];
             for (int d = 0; d < 3; d++) axis_mode(fabs(a.dir[d]) / a.ppw, &mode[d], &c.grid[d]);
