@@ -34,19 +34,6 @@ struct bench {
     int reps, quick, failures;
 };
 
-/* Distinct kernel variants the device has, in table order (baseline first). */
-static int variants(enum device d, const char **out, int max)
-{
-    const struct kernel_entry *t = d == DEV_CPU ? cpu_kernel_table : gpu_kernel_table;
-    int n = 0, len = d == DEV_CPU ? cpu_kernel_table_len : gpu_kernel_table_len;
-    for (int i = 0; i < len; i++) {
-        int seen = 0;
-        for (int j = 0; j < n; j++) seen |= !strcmp(out[j], t[i].variant);
-        if (!seen && n < max) out[n++] = t[i].variant;
-    }
-    return n;
-}
-
 /* Measures and records one row; its MCells/s, or -1 if it failed. */
 static double measure_row(struct bench *b, const char *table, struct run_config c, double paper)
 {
@@ -111,7 +98,7 @@ static void measure_components_f64(struct bench *b, const char *const *variant, 
 static void bench_cpu(struct bench *b)
 {
     const char *vars[8];
-    int nv = variants(DEV_CPU, vars, 8), all = omp_get_num_procs();
+    int nv = kernel_variants(DEV_CPU, vars, 8), all = omp_get_num_procs();
     int thread_counts[2] = {1, all};
     for (int t = 0; t < (all > 1 ? 2 : 1); t++) {
         session_bandwidth(&b->s, thread_counts[t]);
@@ -140,7 +127,7 @@ static void bench_cpu(struct bench *b)
 static void bench_gpu(struct bench *b)
 {
     const char *vars[8];
-    int nv = variants(DEV_GPU, vars, 8);
+    int nv = kernel_variants(DEV_GPU, vars, 8);
     session_bandwidth(&b->s, 0);
     for (int i = 0; i < 6 && scheme_reference(); i++) { /* Table 2: Yee against block shape, the paper's method */
         struct run_config c = hx_config(scheme_reference(), DEV_GPU, "baseline", COEF_ARRAY, PAPER_GRID);

@@ -174,19 +174,6 @@ static int todo_fits(const struct tuned_entry *todo, int ntodo, const int grid[3
     return 0;
 }
 
-/* The GPU variants in table order; known[] gets them all, for messages. */
-static int gpu_variants(const char **out, int max)
-{
-    int n = 0;
-    for (int i = 0; i < gpu_kernel_table_len; i++) {
-        const char *v = gpu_kernel_table[i].variant;
-        int seen = 0;
-        for (int j = 0; j < n && !seen; j++) seen = !strcmp(out[j], v);
-        if (!seen && n < max) out[n++] = v;
-    }
-    return n;
-}
-
 /* The tuned-file key of one kernel (no launch yet). */
 static struct tuned_entry kernel_key(const char *variant, const struct scheme *s, int component, int precision,
                                      int coef)
@@ -354,7 +341,7 @@ int cmd_tune(int argc, char **argv)
     else
         for (int i = 0; i < nc; i++) cl[i] = cli_component(components[i]);
     const char *known[MAX_VARIANTS], *vl[MAX_VARIANTS];
-    int nknown = gpu_variants(known, MAX_VARIANTS);
+    int nknown = kernel_variants(DEV_GPU, known, MAX_VARIANTS);
     if (nv == 0 || (nv == 1 && !strcmp(vnames[0], "all")))
         for (nv = 0; nv < nknown; nv++) vl[nv] = known[nv];
     else

@@ -76,6 +76,9 @@ extern const int cpu_kernel_table_len;
 extern const struct kernel_entry gpu_kernel_table[];
 extern const int gpu_kernel_table_len;
 
+/* The device's distinct kernel variants, in table order (baseline first): their number, at most max. */
+int kernel_variants(enum device d, const char **out, int max);
+
 /* NULL if no such kernel was generated. */
 const struct kernel_entry *kernel_find(enum device d, const char *scheme, int component,
                                        int precision, int coef, const char *variant);

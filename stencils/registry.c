@@ -79,6 +79,18 @@ const char *scheme_source(const struct scheme *s)
     return s >= schemes && s < schemes + nschemes ? texts[s - schemes] : NULL;
 }
 
+int kernel_variants(enum device d, const char **out, int max)
+{
+    const struct kernel_entry *t = d == DEV_CPU ? cpu_kernel_table : gpu_kernel_table;
+    int n = 0, len = d == DEV_CPU ? cpu_kernel_table_len : gpu_kernel_table_len;
+    for (int i = 0; i < len; i++) {
+        int seen = 0;
+        for (int j = 0; j < n && !seen; j++) seen = !strcmp(out[j], t[i].variant);
+        if (!seen && n < max) out[n++] = t[i].variant;
+    }
+    return n;
+}
+
 const struct kernel_entry *kernel_find(enum device d, const char *scheme, int component, int precision,
                                        int coef, const char *variant)
 {
