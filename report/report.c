@@ -25,6 +25,7 @@ struct csv {
     int ncol, nrow;
     char **head, **cell; /* cell[r * ncol + c] */
     int *line;           /* line number of each row, for errors */
+    int steps;           /* 1: a full-step file (its own columns: cells_per_s) */
 };
 
 struct machine {
@@ -160,6 +161,7 @@ static double num(const struct csv *f, int r, const char *name)
     return v;
 }
 
+/* Reads and checks a results CSV: the columns of needs, or (NULL) those its header's kind needs. */
 static void load_csv(struct csv *f, const char *dir, const char *name, const struct needs *needs)
 {
     f->path = join(dir, name);
@@ -180,6 +182,8 @@ static void load_csv(struct csv *f, const char *dir, const char *name, const str
     f->ncol = split(line[first], ',', NULL, 0);
     f->head = xmalloc(sizeof *f->head * f->ncol);
     split(line[first], ',', f->head, f->ncol);
+    f->steps = col(f, "cells_per_s") >= 0;
+    if (!needs) needs = f->steps ? &step_needs : &update_needs; /* told by the header */
     for (size_t k = 0; k < needs->nrequired + needs->nnumeric; k++) {
         const char *want = k < needs->nrequired ? needs->required[k] : needs->numeric[k - needs->nrequired];
         if (col(f, want) < 0) {
@@ -623,6 +627,7 @@ static void write_page(FILE *o, const struct page_kind *k, const struct csv *f)
     for (size_t t = 0; t < k->ntables; t++) write_table(o, "##", &k->tables[t], k->mt, f, 1);
 }
 
+/* The page of one CSV beside it; k NULL: the bench's or the step's, as its header says. */
 static int report_page(const char *csv_path, const struct page_kind *k)
 {
     struct csv f;
@@ -630,7 +635,8 @@ static int report_page(const char *csv_path, const struct page_kind *k)
     const char *name = slash ? slash + 1 : csv_path;
     if (slash) *slash = '\0';
     const char *folder = slash ? dir : ".";
-    load_csv(&f, folder, name, k->needs);
+    load_csv(&f, folder, name, k ? k->needs : NULL);
+    if (!k) k = f.steps ? &step_page : &bench_page;
     /* The Markdown beside the CSV, of the same name (.md for .csv), complete or absent (outfile.h). */
     char stem[OUTFILE_PATH_MAX], path[OUTFILE_PATH_MAX];
     size_t n = strlen(name);
@@ -731,12 +737,7 @@ int cmd_report(int argc, char **argv)
          NULL, 0},
     };
     cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
-    if (one) { /* a step file is told by its own column */
-        char *text = slurp(one);
-        int step = strstr(text, "cells_per_s") && text + strcspn(text, "\n") > strstr(text, "cells_per_s");
-        free(text);
-        return report_page(one, step ? &step_page : &bench_page) ? 1 : 0;
-    }
+    if (one) return report_page(one, NULL) ? 1 : 0; /* its kind told by its header */
     if (columns) {
         metrics_glossary(stdout, &update_metrics);
         printf("\nFull-step rows (`fdtdbench step`, make bench's step table, `RESULTS/<machine>/steps/*.csv`):\n\n");
