@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,13 +153,6 @@ static void duration(char *out, size_t n, double s)
     if (s >= 3600) snprintf(out, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
     else if (s >= 60) snprintf(out, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
     else snprintf(out, n, "%ds", (int)s);
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 /* 0 if every kernel to tune fits on the GPU with this grid, or -1 saying what does not. */
@@ -408,7 +402,7 @@ int cmd_tune(int argc, char **argv)
         fprintf(stderr, "tune: %d kernels on %dx%dx%d, %s %s\n", ntodo, grid[0], grid[1], grid[2],
                 precision_names[precision], coef_names[coef]);
     }
-    q.start = now_s();
+    q.start = omp_get_wtime();
     for (int t = 0, first = 0; t < ntodo; t++) {
         struct tuned_entry *e = &todo[t];
         /* The sibling: the first component tuned for this variant and scheme (todo is in that order). */
@@ -421,7 +415,7 @@ int cmd_tune(int argc, char **argv)
             tune_kernel(&q, e, sibling);
         }
         char eta[32];
-        duration(eta, sizeof eta, (now_s() - q.start) / (t + 1) * (ntodo - t - 1));
+        duration(eta, sizeof eta, (omp_get_wtime() - q.start) / (t + 1) * (ntodo - t - 1));
         fprintf(stderr, "%s[%d/%d] %s %s %s: ", q.tty ? "\r\033[K" : "", t + 1, ntodo, e->variant, e->scheme,
                 component_names[e->component]);
         if (e->mcells_per_s < 0) {
@@ -435,7 +429,7 @@ int cmd_tune(int argc, char **argv)
     }
 
     if (ntodo && results_close(&rf)) return 1;
-    if (ntodo) fprintf(stderr, "tune: %d measurements in %.0f s, every one in %s\n", q.done, now_s() - q.start, rf.path);
+    if (ntodo) fprintf(stderr, "tune: %d measurements in %.0f s, every one in %s\n", q.done, omp_get_wtime() - q.start, rf.path);
 
     /* The winners of this selection, from the file as it now stands. */
     printf("%s: %s (%s), driver %s\n", path, s.desc.name, s.desc.detail, s.desc.driver);

@@ -6,10 +6,10 @@
 
 #include <complex.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "design.h"
 #include "step.h"
@@ -186,13 +186,6 @@ int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *t
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 int sim_mode_timed(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude,
                    double *seconds, char *why, size_t n)
 {
@@ -205,9 +198,9 @@ int sim_mode_timed(const struct sim_config *c, const int mode[3], int steps, dou
     if (!rc) {
         seed_mode(m, &md);
         first = project_e(m, md.k, md.e);
-        double t0 = now_s();
+        double t0 = omp_get_wtime();
         rc = step_run(m->m, steps, why, n);
-        *seconds = now_s() - t0;
+        *seconds = omp_get_wtime() - t0;
     }
     if (!rc) now = project_e(m, md.k, md.e);
     sim_close(m);

@@ -2,9 +2,9 @@
 #include "step_measure.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "design.h"
 #include "measure.h"
@@ -47,13 +47,6 @@ int step_fits(const struct step_run *c, const struct device_desc *d, char *why, 
     return -1;
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
 int step_measure(const struct step_run *c, const struct device_desc *d, struct step_result *r, char *why, size_t n)
 {
     const struct backend *b = c->c.b;
@@ -81,9 +74,9 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     int rc = ms && probes ? step_run(m, 1, why, n) : -1; /* warm-up */
     for (int s = 0; s < c->reps && !rc; s++) {
         if (!r->cache_resident) b->probe_bandwidth(&probes[s], 1);
-        double t0 = now_ms();
+        double t0 = 1e3 * omp_get_wtime();
         rc = step_run(m, c->steps, why, n);
-        ms[s] = (now_ms() - t0) / c->steps;
+        ms[s] = (1e3 * omp_get_wtime() - t0) / c->steps;
     }
     if (!rc && r->cache_resident) {
         r->pct_bw = r->pct_bw_spread = r->bw.copy_gbs = r->bw.second_gbs = r->bw.best_gbs = NAN;
