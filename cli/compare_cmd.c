@@ -78,7 +78,7 @@ static void load(struct file *f, const char *path)
     f->rows = calloc((size_t)lines, sizeof *f->rows);
     if (!f->rows) cli_error("compare: out of memory");
     char *head[MAXCOL], *cell[MAXCOL], *save = NULL;
-    int ncol = 0, at[NKEY], c_upd = -1, c_pct = -1, c_spread = -1, c_min = -1, c_med = -1, c_max = -1, line = 0;
+    int ncol = 0, at[NKEY] = {0}, c_upd = -1, c_pct = -1, c_spread = -1, c_min = -1, c_med = -1, c_max = -1, line = 0;
     for (char *l = strtok_r(f->text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
         l[strcspn(l, "\r")] = '\0';
