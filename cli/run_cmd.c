@@ -109,7 +109,7 @@ int cmd_run(int argc, char **argv)
     struct session s;
     session_open(&s, o.device);
     if (tile || block) parse_block(tile ? "--tile" : "--block", tile ? tile : block, o.device, c.block);
-    else default_launch(&s, &c);
+    default_launch(&s, &c);
     check_config(&s, &c, "");
     session_bandwidth(&s, o.threads);
     struct run_result r;
@@ -143,7 +143,7 @@ static struct run_config sweep_config(const struct session *s, const struct opti
                            .grid = {grid[0], grid[1], grid[2]}, .threads = threads, .reps = o->reps,
                            .nodes = o->nodes};
     if (block) memcpy(c.block, block, sizeof c.block);
-    else default_launch(s, &c);
+    default_launch(s, &c);
     return c;
 }
 

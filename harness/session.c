@@ -43,18 +43,24 @@ void session_print(const struct session *s, FILE *f)
                 s->bw.copy_name, s->bw.copy_gbs, s->bw.second_name, s->bw.second_gbs);
 }
 
-/* The launch a GPU run uses when no block is given: the tuned one, else the variant's declared
- * default (its traits), else the paper's Table 3 shape with one node per thread. The CPU's
- * default tile is whole rows of one plane. */
+/* The launch a run uses where it was not given: with no block, the tuned one, else the variant's
+ * declared default (its traits), else the paper's Table 3 shape with one node per thread; with
+ * a block given, the variant's declared nodes per thread unless those were given too (a marching
+ * variant's one node per thread is a launch nobody means). The CPU's default tile is whole rows
+ * of one plane. */
 void default_launch(const struct session *s, struct run_config *c)
 {
+    const struct kernel_entry *k = kernel_find(c->device, c->scheme->name, c->component, c->precision, c->coef, c->variant);
+    if (c->block[0] || c->block[1]) { /* a GPU block, or a CPU tile (0xJxK) */
+        if (!c->nodes && k) c->nodes = k->traits.nodes;
+        return;
+    }
     if (c->device == DEV_CPU) { c->block[0] = c->block[1] = 0, c->block[2] = 1; return; }
     int nodes = 1;
     if (tuned_block(s->slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block, &nodes) == 0) {
         if (!c->nodes) c->nodes = nodes;
         return;
     }
-    const struct kernel_entry *k = kernel_find(c->device, c->scheme->name, c->component, c->precision, c->coef, c->variant);
     if (k && k->traits.block[0]) {
         memcpy(c->block, k->traits.block, sizeof c->block);
         if (!c->nodes) c->nodes = k->traits.nodes;
