@@ -124,6 +124,11 @@ fi
 if "$B" probe --device gpu >/dev/null 2>"$tmp/err"; then
     skipped=$((skipped + 1))
     echo "SKIP gpu refused without a GPU: this machine has a usable GPU"
+    # A block given without nodes: a marching variant keeps its declared nodes per thread.
+    nodes=$("$B" run --device gpu --variant tile25d --block 32x4x1 --grid 40 --reps 1 --csv 2>"$tmp/err" |
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "nodes") c = i } NR == 2 { print $c }')
+    if [ "${nodes:-0}" -gt 1 ]; then ok "--block alone keeps a marching variant's nodes ($nodes)"
+    else bad "--block alone keeps a marching variant's nodes: '$nodes' $(head -n 2 "$tmp/err")"; fi
 elif grep -q "^fdtdbench: the gpu is not usable: " "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
     ok "gpu refused without a GPU"
 else
