@@ -201,11 +201,9 @@ static void emit_nodes(struct buf *b, const struct kernel_desc *k)
     put(b, "};");
 }
 
-/* The bounding box of each source field's points: [plus, minus][axis], inclusive offsets (the
- * node itself is inside). */
-static void field_boxes(const struct kernel_desc *k, int lo[2][3], int hi[2][3])
+static void emit_boxes(struct buf *b, const struct kernel_desc *k)
 {
-    memset(lo, 0, 2 * sizeof lo[0]), memset(hi, 0, 2 * sizeof hi[0]);
+    int lo[2][3] = {{0}}, hi[2][3] = {{0}}; /* [plus, minus][axis]; the node itself is inside */
     for (int g = 0; g < k->s->ngroups; g++) {
         struct group_terms t;
         expand_group(k->s, g, k->component, &t);
@@ -218,67 +216,10 @@ static void field_boxes(const struct kernel_desc *k, int lo[2][3], int hi[2][3])
                 }
             }
     }
-}
-
-static void emit_boxes(struct buf *b, const struct kernel_desc *k)
-{
-    int lo[2][3], hi[2][3];
-    field_boxes(k, lo, hi);
     for (int f = 0; f < 2; f++)
         put(b, "%s[[maybe_unused]] constexpr int %c_X0 = %d, %c_X1 = %d, %c_Y0 = %d, %c_Y1 = %d, %c_Z0 = %d, %c_Z1 = %d;",
             f ? "\n    " : "", "PM"[f], lo[f][0], "PM"[f], hi[f][0], "PM"[f], lo[f][1], "PM"[f], hi[f][1], "PM"[f],
             lo[f][2], "PM"[f], hi[f][2]);
-}
-
-/* $QPLANES, for a variant that marches along z with a register queue: each source field's
- * newest plane (offset F_Z1 from the node) is read once, each distinct (di, dj) column of the
- * field's points one load, and every point of that plane is added to the partial bracket of
- * the node it belongs to: QADD(g, j, terms) for group g of node k + j, where j = F_Z1 - dk.
- * The plane is the last one node k needs, so after both fields its brackets are complete. A
- * point's sign is its own in its pair (+ for the +m point), negated in the minus field. */
-static void emit_queue_planes(struct buf *b, const struct kernel_desc *k)
-{
-    int lo[2][3], hi[2][3];
-    struct group_terms t[MAX_GROUPS];
-    field_boxes(k, lo, hi);
-    for (int g = 0; g < k->s->ngroups; g++) expand_group(k->s, g, k->component, &t[g]);
-    for (int f = 0; f < 2; f++) {
-        const char F = "PM"[f];
-        int col[MAX_GROUPS * 2 * MAX_SHIFTS][2], ncol = 0;
-        for (int g = 0; g < k->s->ngroups; g++)
-            for (int p = 0; p < t[g].npoints; p++) {
-                const int *d = (f ? t[g].minus : t[g].plus)[p].d;
-                int c = 0;
-                while (c < ncol && (col[c][0] != d[0] || col[c][1] != d[1])) c++;
-                if (c == ncol) col[ncol][0] = d[0], col[ncol][1] = d[1], ncol++;
-            }
-        put(b, "        if (QFIELD(%c)) {\n", F);
-        for (int c = 0; c < ncol; c++)
-            put(b, "%sq%c%d = QLD(%c, %d, %d)%s", c % 4 ? ", " : "            const REAL ", F, c, F, col[c][0], col[c][1],
-                c % 4 == 3 || c == ncol - 1 ? ";\n" : "");
-        for (int g = 0; g < k->s->ngroups; g++)
-            for (int j = 0; j <= hi[f][2] - lo[f][2]; j++) {
-                struct buf sum = {0};
-                for (int p = 0; p < t[g].npoints; p++) {
-                    const int *d = (f ? t[g].minus : t[g].plus)[p].d;
-                    if (d[2] != hi[f][2] - j) continue;
-                    int c = 0;
-                    while (col[c][0] != d[0] || col[c][1] != d[1]) c++;
-                    const int plus = (p % 2 == 0) != (f == 1); /* + for the +m point of the plus field */
-                    put(&sum, "%s%c%d", sum.len ? (plus ? " + q" : " - q") : (plus ? "q" : "-q"), F, c);
-                }
-                if (sum.len) put(b, "            QADD(%d, %d, %s);\n", g, j, sum.s);
-                free(sum.s);
-            }
-        put(b, "        }\n");
-    }
-}
-
-/* $QGROUPS: the node's complete brackets from the queue, under the names $UPDATE uses. */
-static void emit_queue_groups(struct buf *b, const struct kernel_desc *k)
-{
-    for (int g = 0; g < k->s->ngroups; g++) put(b, "%sg%d = QACC(%d)", g ? ", " : "const REAL ", g, g);
-    put(b, ";");
 }
 
 static void emit_update(struct buf *b, const struct kernel_desc *k)
@@ -390,9 +331,6 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
             put(out, "%d", node_arrays(k, names));
         }
         else if (!strcmp(word, "UPDATE")) emit_update(out, k);
-        else if (!strcmp(word, "QPLANES")) emit_queue_planes(out, k);
-        else if (!strcmp(word, "QGROUPS")) emit_queue_groups(out, k);
-        else if (!strcmp(word, "NGROUPS")) put(out, "%d", k->s->ngroups);
         else if (!strcmp(word, "BOXES")) emit_boxes(out, k);
         else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
         else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
