@@ -10,14 +10,15 @@
 #include "cli.h"
 
 static const char usage[] =
-    "usage: fdtdbench compare OLD.csv NEW.csv\n"
+    "usage: fdtdbench compare [--ignore COLUMNS] OLD.csv NEW.csv\n"
     "Matches the rows of two results files (run, sweep, bench, tune) by their configuration\n"
     "(table, scheme, component, device, precision, coef, variant, grid, block, nodes, threads)\n"
     "and prints, per row, NEW/OLD for updates/s and for pct_bw, and a verdict on pct_bw:\n"
     "faster or slower when the two differ by more than the wider of their spreads, else\n"
     "within noise. A row's spread is its pct_bw_spread column (the range of its interleaved\n"
     "probe/kernel pairs) or, in files without it, pct_bw scaled by (max_ms - min_ms) / median_ms.\n"
-    "Rows in only one file are listed as such.\n";
+    "Rows in only one file are listed as such. --ignore table,variant compares two variants\n"
+    "(or two sweeps' names) row by row; a row is shown with OLD's values.\n";
 
 /* The columns that name a configuration: rows with equal values here are the same measurement. */
 static const char *const key_columns[] = {"table", "scheme", "component", "device", "precision", "coef", "variant",
@@ -122,10 +123,26 @@ static void load(struct file *f, const char *path)
     if (!ncol) cli_error("%s: empty file (expected the header line of harness/metrics.h)", path);
 }
 
+static int ignored[NKEY]; /* --ignore: key columns left out of the match */
+
+static void parse_ignore(char *list)
+{
+    for (char *save = NULL, *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < NKEY && strcmp(c, key_columns[k])) k++;
+        if (k == NKEY) {
+            char known[256] = "";
+            for (int j = 0; j < NKEY; j++) strcat(strcat(known, j ? ", " : ""), key_columns[j]);
+            cli_error("compare: --ignore: '%s' is not a configuration column (%s)", c, known);
+        }
+        ignored[k] = 1;
+    }
+}
+
 static int same_key(const struct row *a, const struct row *b)
 {
     for (int k = 0; k < NKEY; k++)
-        if (strcmp(a->key[k], b->key[k])) return 0;
+        if (!ignored[k] && strcmp(a->key[k], b->key[k])) return 0;
     return 1;
 }
 
@@ -148,13 +165,17 @@ int cmd_compare(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL};
     int np = 0;
-    /* No options of its own: the table is empty, cli_parse_args gives --help and refuses the rest. */
-    for (int i = cli_parse_args(usage, NULL, 0, argc, argv); i < argc; i++) {
+    char *ignore = NULL;
+    const struct cli_option opts[] = {
+        {"ignore", CLI_TEXT, "COLUMNS", "configuration columns not to match on, comma-separated", &ignore, 0, 0, NULL, 0},
+    };
+    for (int i = cli_parse_args(usage, opts, CLI_NOPTS(opts), argc, argv); i < argc; i++) {
         if (argv[i][0] == '-') cli_error("compare: unknown option '%s' (see fdtdbench compare --help)", argv[i]);
         if (np == 2) cli_error("compare: more than two files (see fdtdbench compare --help)");
         paths[np++] = argv[i];
     }
     if (np != 2) cli_error("compare: needs OLD.csv and NEW.csv (see fdtdbench compare --help)");
+    if (ignore) parse_ignore(ignore);
     struct file old, new;
     load(&old, paths[0]);
     load(&new, paths[1]);

@@ -54,6 +54,20 @@ echo "$out" | grep -q "^1 faster, 1 slower, 1 within noise; 1 only in OLD, 2 onl
 summary: $(echo "$out" | tail -n 1)"
 result verdicts_by_configuration "$f"
 
+# --ignore variant: a plain row and a zcol row of the same configuration are compared.
+printf '%s\nt,fv24,hx,%s,10,10,10,1e9,50,4\n' "$head" "$cfg" >"$tmp/plain.csv"
+printf '%s\nt,fv24,hx,cpu,f32,array,zcol,300,300,300,0x0x1,1,2,10,10,10,2e9,99,1\n' "$head" >"$tmp/zcol.csv"
+out=$("$bin" compare --ignore table,variant "$tmp/plain.csv" "$tmp/zcol.csv" 2>&1)
+f=
+echo "$out" | grep -q "^| t fv24 hx cpu f32 array plain .* | 2.000 | .* | faster |$" || f="no matched row: $out"
+echo "$out" | grep -q "^1 faster, 0 slower, 0 within noise; 0 only in OLD, 0 only in NEW$" || f="$f
+summary: $(echo "$out" | tail -n 1)"
+err=$("$bin" compare --ignore colour "$tmp/plain.csv" "$tmp/zcol.csv" 2>&1) && f="$f
+--ignore colour accepted"
+echo "$err" | grep -q "'colour' is not a configuration column (table, scheme, .*threads)" || f="$f
+--ignore colour: $err"
+result ignore_columns "$f"
+
 # A file from before pct_bw_spread: the spread is pct_bw scaled by the time range,
 # 50 * (11 - 9) / 10 = 10 points, so +8 is within noise, and +12 is not.
 old_head="table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,threads,min_ms,median_ms,max_ms,updates_per_s,pct_bw"
