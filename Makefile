@@ -2,7 +2,8 @@
 #   make            build build/fdtdbench (CUDA backend too when nvcc is on the PATH)
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
 #   make test       every test; GPU tests run only where a GPU is present
-#   make tune       block-shape tuning for the present GPU: every kernel variant, then the fused step
+#   make tune       launch tuning for the present GPU: every kernel variant (f32, then the Hx rows bench
+#                   takes in f64 and with uniform coefficients), then the fused step
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
 #                   results/README.md is written by make bench or fdtdbench report
 #   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
@@ -149,6 +150,8 @@ peers: $(BUILD)/fdtdbench
 
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --component hx --precision f64 $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --component hx --coef uniform $(if $(FORCE),--force,)
 	$(BUILD)/fdtdbench tune --step $(if $(FORCE),--force,)
 
 plots: $(BUILD)/fdtdbench
