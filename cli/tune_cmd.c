@@ -27,7 +27,8 @@ static const char *const help =
     "along z) of each GPU kernel variant, scheme and component on this GPU, every measurement\n"
     "verified first, and saves the winners in " TUNED_DIR "/<gpu>.conf, which run, sweep and bench\n"
     "then use. Kernels already in that file are reused unless --force is given. Every measurement\n"
-    "is also written to results/<gpu>/tune-<date>.csv (table \"blocks\").\n"
+    "is also written to results/<gpu>/tune-<date>.csv (table \"blocks\"; \"blocks-f64\",\n"
+    "\"blocks-uniform\" and so on for the other precisions and storages).\n"
     "Search: for each variant and scheme, the first component tries a coarse set of launches (the\n"
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 8\n"
     "or 32 nodes per thread), then the neighbours of the best (each extent and the nodes halved\n"
@@ -209,9 +210,15 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
             q->failed++;
             continue;
         }
-        results_row(q->rf->f, "blocks", &rc, &r, &q->s->desc, -1);
+        /* "blocks" for f32 array kernels, the block-shape heatmaps' table; other precisions and
+         * storages get their own, so that their (newer) file does not stand in for it. */
+        char table[32];
+        const int f64 = rc.precision != F32, other = rc.coef != COEF_ARRAY;
+        snprintf(table, sizeof table, "blocks%s%s%s%s", f64 ? "-" : "", f64 ? precision_names[rc.precision] : "",
+                 other ? "-" : "", other ? coef_names[rc.coef] : "");
+        results_row(q->rf->f, table, &rc, &r, &q->s->desc, -1);
         results_check(q->rf);
-        struct record m = {"blocks", &rc, &r, &q->s->desc, NAN};
+        struct record m = {table, &rc, &r, &q->s->desc, NAN};
         if (r.verified && metric_num(METRIC_mcells_per_s, &m) > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
             e->nodes = rc.nodes;
