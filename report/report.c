@@ -659,8 +659,40 @@ static int report_page(const char *csv_path, const struct page_kind *k)
 int report_bench(const char *csv_path) { return report_page(csv_path, &bench_page); }
 int report_steps(const char *csv_path) { return report_page(csv_path, &step_page); }
 
+/* The newest file holding table that is not yet used, or NULL. */
+static const struct csv *older_holder(const struct machine *m, const char *table, const int *used)
+{
+    const struct csv *best = NULL;
+    for (int i = 0; i < m->nfiles; i++) {
+        const struct csv *f = &m->files[i];
+        if (used[i] || !has_table(f, table)) continue;
+        int d = best ? strcmp(latest(f, table), latest(best, table)) : 1;
+        if (d > 0 || (d == 0 && strcmp(f->name, best->name) > 0)) best = f;
+    }
+    return best;
+}
+
+/* Whether a file already used (newer) holds a row of table for the kernel of row q of f: the
+ * same scheme, component, precision, coefficients and variant. */
+static int kernel_in(const struct machine *m, const int *used, const char *table, const struct csv *f, int q)
+{
+    static const char *const key[] = {"scheme", "component", "precision", "coef", "variant"};
+    for (int i = 0; i < m->nfiles; i++) {
+        const struct csv *g = &m->files[i];
+        if (!used[i] || g == f) continue;
+        for (int r = 0; r < g->nrow; r++) {
+            if (strcmp(cell(g, r, "table"), table)) continue;
+            int same = 1;
+            for (int k = 0; k < 5 && same; k++) same = !strcmp(cell(g, r, key[k]), cell(f, q, key[k]));
+            if (same) return 1;
+        }
+    }
+    return 0;
+}
+
 /* For the plots: DIR/<machine>/<table>.csv, the rows of the newest file holding each table
- * (newest) with three columns added: source (that file), ratio_to_ref and paper_ratio_to_ref
+ * (newest), then older files' rows of kernels it lacks, with three columns added: source (the
+ * row's file), ratio_to_ref and paper_ratio_to_ref
  * (ref_row). The plots take these instead of choosing files and pairing rows themselves. */
 static void write_extracts(const char *dir, const struct machine *ms, int nm)
 {
@@ -689,20 +721,30 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
                 struct outfile out;
                 if (outfile_open(&out, mdir, path)) exit(1);
                 FILE *o = out.f;
-                for (int c = 0; c < f->ncol; c++) fprintf(o, "%s%s", c ? "," : "", f->head[c]);
+                const struct csv *head = f;
+                for (int c = 0; c < head->ncol; c++) fprintf(o, "%s%s", c ? "," : "", head->head[c]);
                 fputs(",source,ratio_to_ref,paper_ratio_to_ref\n", o);
-                for (int q = 0; q < f->nrow; q++) {
-                    if (strcmp(cell(f, q, "table"), table)) continue;
-                    for (int c = 0; c < f->ncol; c++) fprintf(o, "%s%s", c ? "," : "", f->cell[q * f->ncol + c]);
-                    int y = ref_row(f, table, q);
-                    fprintf(o, ",%s,", f->name);
-                    double rm = y < 0 ? NAN : ratio(num(f, y, "mcells_per_s"), num(f, q, "mcells_per_s"));
-                    double rp = y < 0 ? NAN : ratio(num(f, y, "paper_mcells"), num(f, q, "paper_mcells"));
-                    if (!isnan(rm)) fprintf(o, "%.6g", rm);
-                    fputc(',', o);
-                    if (!isnan(rp)) fprintf(o, "%.6g", rp);
-                    fputc('\n', o);
+                /* The newest file's rows, then older files' rows of kernels it lacks (a tune of
+                 * some variants only must not hide the others' block shapes), newest first. */
+                int *used = calloc((size_t)ms[i].nfiles, sizeof *used);
+                if (!used) cli_error("--extract: out of memory");
+                for (; f; f = older_holder(&ms[i], table, used)) {
+                    used[f - ms[i].files] = 1;
+                    for (int q = 0; q < f->nrow; q++) {
+                        if (strcmp(cell(f, q, "table"), table) || (f != head && kernel_in(&ms[i], used, table, f, q)))
+                            continue;
+                        for (int c = 0; c < head->ncol; c++) fprintf(o, "%s%s", c ? "," : "", cell(f, q, head->head[c]));
+                        int y = ref_row(f, table, q);
+                        fprintf(o, ",%s,", f->name);
+                        double rm = y < 0 ? NAN : ratio(num(f, y, "mcells_per_s"), num(f, q, "mcells_per_s"));
+                        double rp = y < 0 ? NAN : ratio(num(f, y, "paper_mcells"), num(f, q, "paper_mcells"));
+                        if (!isnan(rm)) fprintf(o, "%.6g", rm);
+                        fputc(',', o);
+                        if (!isnan(rp)) fprintf(o, "%.6g", rp);
+                        fputc('\n', o);
+                    }
                 }
+                free(used);
                 if (outfile_replace(&out, name)) exit(1);
                 free(path);
             }
@@ -719,7 +761,8 @@ static const char usage[] =
     "figures that make plots renders. Where several files hold one table the newest (date\n"
     "column, then file name) is used, and named.\n"
     "--extract DIR2 writes, instead of the page, what the plots draw: DIR2/<machine>/<table>.csv,\n"
-    "the rows of the newest file holding each table, with columns source (that file),\n"
+    "the rows of the newest file holding each table, then older files' rows of kernels it lacks\n"
+    "(a tune of some variants keeps the others' rows), with columns source (the row's file),\n"
     "ratio_to_ref and paper_ratio_to_ref (against the reference scheme's row, as on the page).\n"
     "--columns prints the CSV columns (name, unit, meaning) as a Markdown table instead:\n"
     "the README's glossary.\n";

@@ -178,6 +178,26 @@ $s ratio_to_ref $got, the page's Yee/scheme $want"
 done
 result extract_for_plots "$f"
 
+# A newer file holding only some kernels of a table (a tune of one variant) keeps the older
+# file's rows of the others: blocks rows of variants va (both files) and vb (older only).
+f=
+mkdir -p "$tmp/xb/$cpu"
+src="$data/$cpu/bench-2000-01-02.csv"
+blocks_file() { # FILE DATE VARIANT...
+    out=$1 day=$2
+    shift 2
+    awk -F, -v OFS=, -v day="$day" -v vars="$*" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+        NR == 2 { n = split(vars, v, " "); for (k = 1; k <= n; k++) { $c["table"] = "blocks"; $c["variant"] = v[k];
+                  $c["date"] = day; print } }' "$src" >"$out"
+}
+blocks_file "$tmp/xb/$cpu/tune-old.csv" 2000-01-04T00:00:00Z va vb
+blocks_file "$tmp/xb/$cpu/tune-new.csv" 2000-01-05T00:00:00Z va
+"$bin" report --results "$tmp/xb" --extract "$tmp/xbx" >/dev/null 2>"$tmp/err" || f="exit status $?: $(cat "$tmp/err")"
+got=$(awk -f "$sel" -v cols=variant,source "$tmp/xbx/$cpu/blocks.csv" | sort | tr '\t\n' '  ')
+[ "$got" = "va tune-new.csv vb tune-old.csv " ] || f="$f
+blocks extract: '$got', expected va from the newer file and vb from the older"
+result extract_keeps_older_kernels "$f"
+
 # Bad input: exit status 2, one line "fdtdbench: ..." naming the problem, the old page untouched.
 bad() { # NAME EXPECTED_TEXT ARGS...
     name=$1 text=$2
