@@ -253,10 +253,10 @@ int cost_mode(const struct cost_answer *a, int mode[3], char *why, size_t n)
     return -1;
 }
 
-int cost_simulate(const struct cost_answer *a, const struct sim_config *c, const int mode[3], struct cost_run *r,
+int cost_simulate(const struct cost_answer *a, const struct step_config *c, const int mode[3], struct cost_run *r,
                   char *why, size_t n)
 {
-    struct sim_config sc = *c;
+    struct step_config sc = *c;
     sc.s = a->s, sc.w = a->w, sc.courant = a->courant, sc.boundary = BOUNDARY_PERIODIC;
     memset(r, 0, sizeof *r);
     memcpy(r->grid, sc.grid, sizeof r->grid);

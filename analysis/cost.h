@@ -119,8 +119,7 @@ int cost_mode(const struct cost_answer *a, int mode[3], char *why, size_t n);
 /* Steps the eigenmode `mode` of the periodic box c->grid for a->steps steps with the step engine
  * (sim_mode_timed: one warm-up step, then the steps timed in one call) at a's weights and Courant
  * number; c gives the backend, precision, storage, variant, block and nodes. 0, or -1 with why. */
-struct sim_config;
-int cost_simulate(const struct cost_answer *a, const struct sim_config *c, const int mode[3], struct cost_run *r,
+int cost_simulate(const struct cost_answer *a, const struct step_config *c, const int mode[3], struct cost_run *r,
                   char *why, size_t n);
 
 /* 1 if r's measured phase error is within the budget and within COST_PHASE_TOLERANCE of its

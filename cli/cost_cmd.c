@@ -348,7 +348,7 @@ static void run_one(const struct opts *o, struct session *se, struct row *row)
     {
         const struct cost_answer *a = row->a;
         const struct throughput *t = &row->t;
-        struct sim_config c = {.b = se->b, .precision = o->precision, .coef = o->coef,
+        struct step_config c = {.b = se->b, .precision = o->precision, .coef = o->coef,
                                .variant = step_kernel_variant(o->device, t->variant)};
         memcpy(c.grid, a->grid, sizeof c.grid);
         if (t->have_launch) {

@@ -16,7 +16,7 @@
 
 
 struct sim {
-    const struct sim_config *c;
+    const struct step_config *c;
     struct stepper *m;
     long sy, sz;
     size_t cells;
@@ -32,19 +32,15 @@ static void sim_close(struct sim *m)
     free(m->host), free(m);
 }
 
-static struct sim *sim_open(const struct sim_config *c, char *why, size_t n)
+static struct sim *sim_open(const struct step_config *c, char *why, size_t n)
 {
-    struct step_config sc = {.b = c->b, .s = c->s, .w = c->w, .precision = c->precision, .coef = c->coef,
-                             .variant = c->variant, .grid = {c->grid[0], c->grid[1], c->grid[2]},
-                             .courant = c->courant, .boundary = c->boundary, .nodes = c->nodes};
-    memcpy(sc.block, c->block, sizeof sc.block);
     struct sim *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(why, n, "out of host memory");
         return NULL;
     }
     m->c = c;
-    if (!(m->m = step_open(&sc, why, n))) {
+    if (!(m->m = step_open(c, why, n))) {
         sim_close(m);
         return NULL;
     }
@@ -115,7 +111,7 @@ struct mode {
     double k[3], e[3], h[3], theta, amplitude;
 };
 
-static int mode_shape(const struct sim_config *c, const int mode[3], int steps, struct mode *md, char *why, size_t n)
+static int mode_shape(const struct step_config *c, const int mode[3], int steps, struct mode *md, char *why, size_t n)
 {
     const struct scheme *s = c->s;
     double *k = md->k, *e = md->e, *h = md->h, K[3];
@@ -161,7 +157,7 @@ static void seed_mode(struct sim *m, const struct mode *md)
         }
 }
 
-int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude, char *why,
+int sim_mode(const struct step_config *c, const int mode[3], int steps, double *theta, double *amplitude, char *why,
              size_t n)
 {
     struct mode md;
@@ -186,7 +182,7 @@ int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *t
     return 0;
 }
 
-int sim_mode_timed(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude,
+int sim_mode_timed(const struct step_config *c, const int mode[3], int steps, double *theta, double *amplitude,
                    double *seconds, char *why, size_t n)
 {
     struct mode md;
@@ -228,7 +224,7 @@ static double energy(struct sim *m)
     return sum;
 }
 
-int sim_energy_growth(const struct sim_config *c, int steps, double *growth, char *why, size_t n)
+int sim_energy_growth(const struct step_config *c, int steps, double *growth, char *why, size_t n)
 {
     struct sim *m = sim_open(c, why, n);
     if (!m) return -1;

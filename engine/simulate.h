@@ -6,26 +6,16 @@
 
 #include <stddef.h>
 
-#include "backend.h"
+#include "step.h"
 
-struct sim_config {
-    const struct backend *b;
-    const struct scheme *s;
-    const double *w;     /* the weights the coefficients are made from (scheme_weights) */
-    int precision, coef; /* enum precision, enum coef_storage */
-    const char *variant; /* kernel variant, e.g. "plain" on the CPU */
-    int block[3];        /* kernel_args.block: CPU tile, GPU block shape */
-    int grid[3];         /* interior cells, each at least HALO */
-    double courant;      /* c dt / Delta */
-    int boundary;        /* enum boundary (halo_rule.h): periodic unless set; modes need periodic */
-    int nodes;           /* kernel_args.nodes (0: one node per thread) */
-};
+/* Each takes the step engine's own configuration (step.h): a simulation is a stepped box, so it
+ * is described the same way; modes need the periodic boundary. */
 
 /* Seeds the discrete eigenmode k = 2 pi (m0/nx, m1/ny, m2/nz): E0 perpendicular to the scheme's
  * own K~, H0 from its own curl half a step earlier, every old level from powers of the physical
  * root z (physical_root); runs `steps` steps; projects E onto the mode after each and returns
  * the mean phase advance per step in *theta and |z| per step. 0, or -1 with the reason. */
-int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude,
+int sim_mode(const struct step_config *c, const int mode[3], int steps, double *theta, double *amplitude,
              char *why, size_t n);
 
 /* The same mode for a timed run (fdtdbench cost --run): one step on the unseeded fields first
@@ -33,11 +23,11 @@ int sim_mode(const struct sim_config *c, const int mode[3], int steps, double *t
  * seeded and `steps` steps run in one call, timed (*seconds, the device waited for), and E
  * projected at the end only; the total phase is taken nearest the scheme's own prediction
  * (physical_root), so its error from that must stay under half a turn. */
-int sim_mode_timed(const struct sim_config *c, const int mode[3], int steps, double *theta, double *amplitude,
+int sim_mode_timed(const struct step_config *c, const int mode[3], int steps, double *theta, double *amplitude,
                    double *seconds, char *why, size_t n);
 
 /* Random fields on every level, stepped `steps` times: *growth is the largest total energy
  * (eps E^2 + mu H^2 over the newest levels) seen, over the initial one. 0, or -1 with why. */
-int sim_energy_growth(const struct sim_config *c, int steps, double *growth, char *why, size_t n);
+int sim_energy_growth(const struct step_config *c, int steps, double *growth, char *why, size_t n);
 
 #endif

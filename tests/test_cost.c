@@ -162,7 +162,7 @@ static void simulation_agrees(void)
             struct cost_answer a;
             char why[512];
             if (answer(s, wt, &p, &a)) continue;
-            struct sim_config c = {.b = cpu_backend(), .precision = F64, .coef = COEF_UNIFORM, .variant = "plain"};
+            struct step_config c = {.b = cpu_backend(), .precision = F64, .coef = COEF_UNIFORM, .variant = "plain"};
             int mode[3];
             for (int d = 0; d < 3; d++) axis_mode(fabs(a.dir[d]) / a.ppw, &mode[d], &c.grid[d]);
             /* the run is fdtdbench cost --run's (cost_simulate), on a box that holds the worst

@@ -27,7 +27,7 @@ static const double TOL64 = 1e-10;
  * 1.4e-6 for the smallest theta here (0.078, S44 along x). We allow 5e-6 (seen: 5e-8). */
 static const double TOL32 = 5e-6;
 
-static struct sim_config config(const struct backend *b, const char *scheme, double *w, int precision, int coef,
+static struct step_config config(const struct backend *b, const char *scheme, double *w, int precision, int coef,
                                 const char *variant)
 {
     const struct scheme *s = scheme_find(scheme);
@@ -37,14 +37,15 @@ static struct sim_config config(const struct backend *b, const char *scheme, dou
         exit(1);
     }
     /* The design Courant number, and S44 where it is stable (SCHEMES.md's S44 check point). */
-    struct sim_config c = {b, s, w, precision, coef, variant, {0, 0, 0}, {grid[0], grid[1], grid[2]},
-                           s->levels == 1 ? 0.5 : 0.2, BOUNDARY_PERIODIC, 0};
+    struct step_config c = {.b = b, .s = s, .w = w, .precision = precision, .coef = coef, .variant = variant,
+                            .grid = {grid[0], grid[1], grid[2]}, .courant = s->levels == 1 ? 0.5 : 0.2,
+                            .boundary = BOUNDARY_PERIODIC};
     return c;
 }
 
 /* Relative error of the simulated phase per step against physical_root for weights wa, and
  * the error of |z|. -1 if the simulation could not run. */
-static int mode_error(const struct sim_config *c, const double *wa, const int mode[3], double *phase_err,
+static int mode_error(const struct step_config *c, const double *wa, const int mode[3], double *phase_err,
                       double *amp_err, double *theta)
 {
     double k[3], want, want_amp, amp;
@@ -67,7 +68,7 @@ static void all_modes(const struct backend *b, const char *variant, int coef, co
     *worst_phase = *worst_amp = 0;
     for (int i = 0; i < scheme_count(); i++) {
         double w[MAX_GROUPS], pe, ae, th;
-        struct sim_config c = config(b, NAME(i), w, F64, coef, variant);
+        struct step_config c = config(b, NAME(i), w, F64, coef, variant);
         if (block) memcpy(c.block, block, sizeof c.block);
         if (!kernel_find(b->device, NAME(i), HX, F64, coef, variant)) continue; /* no such variant here */
         for (int m = 0; m < NMODES; m++) {
@@ -97,7 +98,7 @@ static void test_perturbation_is_detected(void)
     double least_w = INFINITY, least_s = INFINITY;
     for (int i = 0; i < scheme_count(); i++) {
         double w[MAX_GROUPS], bent[MAX_GROUPS], pe, ae, th;
-        struct sim_config c = config(cpu_backend(), NAME(i), w, F64, COEF_UNIFORM, "plain");
+        struct step_config c = config(cpu_backend(), NAME(i), w, F64, COEF_UNIFORM, "plain");
         memcpy(bent, w, sizeof bent);
         int g = c.s->ngroups - 1; /* the last group: for the designed schemes a transverse one */
         bent[g] += 1e-6;
@@ -124,8 +125,8 @@ static void test_f32_matches_f64(void)
     double worst = 0, worst_amp = 0;
     for (int i = 0; i < scheme_count(); i++) {
         double w[MAX_GROUPS], p64, a64, t64, p32, a32, t32;
-        struct sim_config c64 = config(cpu_backend(), NAME(i), w, F64, COEF_UNIFORM, "plain");
-        struct sim_config c32 = c64;
+        struct step_config c64 = config(cpu_backend(), NAME(i), w, F64, COEF_UNIFORM, "plain");
+        struct step_config c32 = c64;
         c32.precision = F32;
         for (int m = 0; m < NMODES; m++) {
             if (mode_error(&c64, w, modes[m], &p64, &a64, &t64) || mode_error(&c32, w, modes[m], &p32, &a32, &t32))
@@ -146,7 +147,7 @@ static void test_stability_limit_in_simulation(void)
     for (int i = 0; i < scheme_count(); i++) {
         double w[MAX_GROUPS], below = 0, above = 0;
         char why[512];
-        struct sim_config c = config(cpu_backend(), NAME(i), w, F64, COEF_UNIFORM, "plain");
+        struct step_config c = config(cpu_backend(), NAME(i), w, F64, COEF_UNIFORM, "plain");
         double limit = stability_limit(c.s, w);
         c.courant = 0.98 * limit;
         int rc = sim_energy_growth(&c, 1500, &below, why, sizeof why);
@@ -176,7 +177,7 @@ static void test_gpu_modes(void)
             printf("  GPU %s f64 %s: phase within %.1e, |z| within %.1e\n", variants[v], coef_names[coef], p, a);
         }
         double w[MAX_GROUPS], p64, a64, t64, p32, a32, t32;
-        struct sim_config c = config(b, "fv24", w, F32, COEF_UNIFORM, variants[v]);
+        struct step_config c = config(b, "fv24", w, F32, COEF_UNIFORM, variants[v]);
         memcpy(c.block, block, sizeof c.block);
         if (!mode_error(&c, w, modes[6], &p32, &a32, &t32)) {
             c.precision = F64;
