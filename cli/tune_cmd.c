@@ -60,7 +60,8 @@ static void add_launch(struct shapes *s, const int b[3], int nodes)
 enum { MAX_TUNED_NODES = 128 };
 
 /* The first component's candidates. Marching variants: flat blocks with one node per thread
- * (best for Yee in zmarch, which a search from 8 did not reach), a short and a long column (36). The others: the paper's Table 3 shapes, then a spread of 3-D shapes (about 22). */
+ * (best for Yee in zmarch, which a search from 8 did not reach), a short and a long column (36).
+ * The others: the paper's Table 3 shapes, then a spread of 3-D shapes (about 22). */
 static void coarse_shapes(const struct variant_traits *t, struct shapes *s)
 {
     static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 8, 32};

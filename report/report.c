@@ -285,19 +285,26 @@ static int has_table(const struct csv *f, const char *table)
     return 0;
 }
 
-/* The newest file holding the table (or any rows), and how many hold it. */
-static const struct csv *newest(const struct machine *m, const char *table, int *holders)
+/* The newest file holding the table (or any rows) among those not marked in skip (NULL: all),
+ * and how many of them hold it (holders may be NULL). */
+static const struct csv *newest_of(const struct machine *m, const char *table, const int *skip, int *holders)
 {
     const struct csv *best = NULL;
-    *holders = 0;
+    int n = 0;
     for (int i = 0; i < m->nfiles; i++) {
         const struct csv *f = &m->files[i];
-        if (table ? !has_table(f, table) : f->nrow == 0) continue;
-        ++*holders;
+        if ((skip && skip[i]) || (table ? !has_table(f, table) : f->nrow == 0)) continue;
+        n++;
         int d = best ? strcmp(latest(f, table), latest(best, table)) : 1;
         if (d > 0 || (d == 0 && strcmp(f->name, best->name) > 0)) best = f;
     }
+    if (holders) *holders = n;
     return best;
+}
+
+static const struct csv *newest(const struct machine *m, const char *table, int *holders)
+{
+    return newest_of(m, table, NULL, holders);
 }
 
 /* Markdown-safe text: a '|' would end a table cell. */
@@ -659,19 +666,6 @@ static int report_page(const char *csv_path, const struct page_kind *k)
 int report_bench(const char *csv_path) { return report_page(csv_path, &bench_page); }
 int report_steps(const char *csv_path) { return report_page(csv_path, &step_page); }
 
-/* The newest file holding table that is not yet used, or NULL. */
-static const struct csv *older_holder(const struct machine *m, const char *table, const int *used)
-{
-    const struct csv *best = NULL;
-    for (int i = 0; i < m->nfiles; i++) {
-        const struct csv *f = &m->files[i];
-        if (used[i] || !has_table(f, table)) continue;
-        int d = best ? strcmp(latest(f, table), latest(best, table)) : 1;
-        if (d > 0 || (d == 0 && strcmp(f->name, best->name) > 0)) best = f;
-    }
-    return best;
-}
-
 /* Whether a file already used (newer) holds a row of table for the kernel of row q of f: the
  * same scheme, component, precision, coefficients and variant. */
 static int kernel_in(const struct machine *m, const int *used, const char *table, const struct csv *f, int q)
@@ -728,7 +722,7 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
                  * some variants only must not hide the others' block shapes), newest first. */
                 int *used = calloc((size_t)ms[i].nfiles, sizeof *used);
                 if (!used) cli_error("--extract: out of memory");
-                for (; f; f = older_holder(&ms[i], table, used)) {
+                for (; f; f = newest_of(&ms[i], table, used, NULL)) {
                     used[f - ms[i].files] = 1;
                     for (int q = 0; q < f->nrow; q++) {
                         if (strcmp(cell(f, q, "table"), table) || (f != head && kernel_in(&ms[i], used, table, f, q)))
