@@ -40,15 +40,17 @@ SPECS     := $(sort $(wildcard stencils/*.stencil))
 GEN       := $(BUILD)/gen
 LIB_C     := $(filter-out codegen/% %/fuzz_spec.c %/fuzz_cli.c cli/main.c kernels_gpu/%,\
                  $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
-# Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in),
-# generated into a source file of its own, plus one generated table per device.
-CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in))
-GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in))
-CPU_KERNEL_OBJ := $(patsubst kernels_cpu/%.c.in,$(GEN)/cpu_%.o,$(CPU_TEMPLATES)) $(GEN)/cpu_table.o
-LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/cpu_fused.o $(GEN)/builtin_specs.o
+# Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in, and
+# the step engine's fused half-step variants <variant>.c.step, <variant>.cu.step), generated into
+# a source file of its own, plus one generated table file per device.
+CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in kernels_cpu/*.c.step))
+GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in kernels_gpu/*.cu.step))
+variant_of = $(basename $(basename $(notdir $(1))))
+CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(GEN)/cpu_$(call variant_of,$(t)).o) $(GEN)/cpu_table.o
+LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
 ifneq ($(NVCC),)
 GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) \
-             $(patsubst kernels_gpu/%.cu.in,$(GEN)/gpu_%.o,$(GPU_TEMPLATES)) $(GEN)/gpu_table.o $(GEN)/gpu_fused.o
+             $(foreach t,$(GPU_TEMPLATES),$(GEN)/gpu_$(call variant_of,$(t)).o) $(GEN)/gpu_table.o
 GPU_LIBS  := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lstdc++
 else
 GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c))
@@ -93,6 +95,12 @@ $(GEN)/cpu_%.c: kernels_cpu/%.c.in $(GEN)/generate $(SPECS)
 $(GEN)/gpu_%.cu: kernels_gpu/%.cu.in $(GEN)/generate $(SPECS)
 	$(GEN)/generate variant $< $@ $(SPECS)
 
+$(GEN)/cpu_%.c: kernels_cpu/%.c.step $(GEN)/generate $(SPECS)
+	$(GEN)/generate variant $< $@ $(SPECS)
+
+$(GEN)/gpu_%.cu: kernels_gpu/%.cu.step $(GEN)/generate $(SPECS)
+	$(GEN)/generate variant $< $@ $(SPECS)
+
 # Kept for reading (make would delete them as intermediates).
 .PRECIOUS: $(GEN)/cpu_%.c $(GEN)/gpu_%.cu
 
@@ -101,14 +109,6 @@ $(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
 
 $(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
 	$(GEN)/generate table gpu $@ $(GPU_TEMPLATES) $(SPECS)
-
-# The step engine's fused half-step kernels (kernels_*/fused.*.step, not a single-component
-# variant): kernels and their own table, cpu_fused_table, in one generated file.
-$(GEN)/cpu_fused.c: kernels_cpu/fused.c.step $(GEN)/generate $(SPECS)
-	$(GEN)/generate fused cpu $< $@ $(SPECS)
-
-$(GEN)/gpu_fused.cu: kernels_gpu/fused.cu.step $(GEN)/generate $(SPECS)
-	$(GEN)/generate fused gpu $< $@ $(SPECS)
 
 $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)
@@ -167,7 +167,7 @@ KERNEL_TEMPLATE = $(if $(filter gpu,$(DEVICE)),kernels_gpu/$(VARIANT).cu.in,kern
 # `cc -c -Istencils -Ikernels_cpu` (CPU) or `nvcc -c -Istencils -Ikernels_gpu` (GPU).
 kernel: $(GEN)/generate
 	@test -n "$(SCHEME)" || { echo "make kernel: give SCHEME=name (one of: $(notdir $(basename $(SPECS))))"; exit 2; }
-	@test -f "$(KERNEL_TEMPLATE)" || { echo "make kernel: no variant '$(VARIANT)' for DEVICE=$(DEVICE) (one of: $(notdir $(basename $(basename $(if $(filter gpu,$(DEVICE)),$(GPU_TEMPLATES),$(CPU_TEMPLATES))))))"; exit 2; }
+	@test -f "$(KERNEL_TEMPLATE)" || { echo "make kernel: no variant '$(VARIANT)' for DEVICE=$(DEVICE) (one of: $(call variant_of,$(filter %.in,$(if $(filter gpu,$(DEVICE)),$(GPU_TEMPLATES),$(CPU_TEMPLATES))))))"; exit 2; }
 	@$(GEN)/generate one $(KERNEL_TEMPLATE) $(SCHEME) $(or $(COMPONENT),hx) $(PRECISION) $(COEF) $(SPECS)
 
 # Thread-CPU-time of one CPU kernel (scripts/cputime.c): timings that hold on a busy machine.

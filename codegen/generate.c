@@ -1,23 +1,26 @@
 /* The kernel generator: turns spec files into kernel source by filling backend templates.
  *
  *   generate variant TEMPLATE OUT SPEC...          one variant's kernels, every scheme x component
- *                                                  x precision x storage, in one source file
- *   generate table DEVICE OUT TEMPLATE... SPEC...  DEVICE_kernel_table[]: one entry per kernel,
+ *                                                  x precision x storage, in one source file; a
+ *                                                  step template's (*.step): scheme x {H, E} x
+ *                                                  precision x storage
+ *   generate table DEVICE OUT TEMPLATE... SPEC...  DEVICE_kernel_table[] and DEVICE_fused_table[]
+ *                                                  (the step templates'): one entry per kernel,
  *                                                  with the variant's traits (plain C)
  *   generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC...
  *                                                  one kernel as a translation unit of its own,
  *                                                  headed by its counts (make kernel)
  *   generate sources OUT SPEC...                   the spec files' text, embedded in the binary
- *   generate fused DEVICE TEMPLATE OUT SPEC...     the step engine's fused half-step kernels,
- *                                                  scheme x {H, E} x precision x storage, and
- *                                                  their table DEVICE_fused_table[], in one file
  *
- * A fused template (kernels_cpu/fused.c.step, kernels_gpu/fused.cu.step) updates the three
- * components of a half-step in one kernel given kernel_args a[0..2]; its kernel section uses
- * $FDECLS (DECL_LEVEL(name, q, l), DECL_OUT(name, q), DECL_COEF_x(name, q, da|db, idx), and
- * DECL_SRC(name, q, plus|minus) for the three source fields S0..S2 by axis, each declared once)
- * and $FBODY (the brackets gG_Q and the new value vQ of each component Q, then the three
- * stores STORE(O_Q, Q, vQ)), with $COMPONENT the half-step's first component.
+ * A step template (kernels_cpu/fused.c.step, kernels_gpu/fused*.cu.step) is a variant of the
+ * step engine's: it updates the three components of a half-step in one kernel given kernel_args
+ * a[0..2], and its entries stand at HX and EX. Its kernel section uses $FDECLS (DECL_LEVEL(name,
+ * q, l), DECL_OUT(name, q), DECL_COEF_x(name, q, da|db, idx), and DECL_SRC(name, q, plus|minus)
+ * for the three source fields S0..S2 by axis, each declared once) and $FBODY (the brackets gG_Q
+ * and the new value vQ of each component Q, the node's own level read as LEVEL(Ll_Q), then the
+ * three stores STORE(O_Q, Q, vQ)), with $COMPONENT the half-step's first component; a tiled one
+ * also $FBOXES (S0_X0 .. S2_Z1, as $BOXES), $FNNODE and $FNODES (as $NNODE and $NODES, over the
+ * three components: N_L0_0, N_da0_0, ...).
  *
  * A template (kernels_cpu/NAME.c.in, kernels_gpu/NAME.cu.in) is one variant, self-contained:
  * a "//@@ prologue" section (includes and the macros its kernels spell loads with), then one
@@ -127,6 +130,8 @@ struct kernel_desc {
     int component, precision, coef;
     const char *variant;
     const struct traits *traits;
+    const char *device; /* a step template's kernels carry it in their names ("_cpu", "_gpu"): both
+                         * devices have a variant "fused", and its entry points are external */
 };
 
 /* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars, COEF_I
@@ -178,22 +183,35 @@ static void emit_brackets(struct buf *b, const struct kernel_desc *k)
     }
 }
 
-/* The arrays read at the node itself: time levels, then (arrays only) da and db coefficients. */
-static int node_arrays(const struct kernel_desc *k, char names[][16])
+/* The arrays read at the node itself: time levels, then (arrays only) da and db coefficients;
+ * a fused kernel's (q >= 0) carry their component's number: L0_0, da0_0, ... */
+static int node_arrays(const struct kernel_desc *k, int q, char names[][16])
 {
+    char sfx[4] = "";
     int n = 0;
-    for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "L%d", l);
+    if (q >= 0) snprintf(sfx, sizeof sfx, "_%d", q);
+    for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "L%d%s", l, sfx);
     if (k->coef == COEF_ARRAY) {
-        for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "da%d", l);
-        for (int g = 0; g < k->s->ngroups; g++) snprintf(names[n++], 16, "db%d", g);
+        for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "da%d%s", l, sfx);
+        for (int g = 0; g < k->s->ngroups; g++) snprintf(names[n++], 16, "db%d%s", g, sfx);
     }
     return n;
 }
 
-static void emit_nodes(struct buf *b, const struct kernel_desc *k)
+enum { MAX_NODE_ARRAYS = 3 * (2 * MAX_LEVELS + MAX_GROUPS) };
+
+/* The node arrays of the kernel (fused: of its three components), their number. */
+static int all_node_arrays(const struct kernel_desc *k, int fused, char names[][16])
 {
-    char names[2 * MAX_LEVELS + MAX_GROUPS][16];
-    int n = node_arrays(k, names);
+    int n = 0;
+    for (int q = 0; q < (fused ? 3 : 1); q++) n += node_arrays(k, fused ? q : -1, names + n);
+    return n;
+}
+
+static void emit_nodes(struct buf *b, const struct kernel_desc *k, int fused)
+{
+    char names[MAX_NODE_ARRAYS][16];
+    int n = all_node_arrays(k, fused, names);
     put(b, "enum {");
     for (int i = 0; i < n; i++) put(b, "%s N_%s", i ? "," : "", names[i]);
     put(b, " };\n    const REAL *const node_src[%d] = {", n);
@@ -201,25 +219,55 @@ static void emit_nodes(struct buf *b, const struct kernel_desc *k)
     put(b, "};");
 }
 
+/* Bounding boxes of the points read of each field (the node itself inside), [field][axis]. */
+static void widen(int lo[3], int hi[3], const struct point *p)
+{
+    for (int d = 0; d < 3; d++) {
+        if (p->d[d] < lo[d]) lo[d] = p->d[d];
+        if (p->d[d] > hi[d]) hi[d] = p->d[d];
+    }
+}
+
+/* One line of constants per field: NAME_X0 = .., NAME_X1, NAME_Y0, NAME_Y1, NAME_Z0, NAME_Z1. */
+static void put_boxes(struct buf *b, int nf, const char *const *names, int lo[][3], int hi[][3])
+{
+    for (int f = 0; f < nf; f++) {
+        const char *c = names[f];
+        put(b, "%s[[maybe_unused]] constexpr int %s_X0 = %d, %s_X1 = %d, %s_Y0 = %d, %s_Y1 = %d, %s_Z0 = %d, %s_Z1 = %d;",
+            f ? "\n    " : "", c, lo[f][0], c, hi[f][0], c, lo[f][1], c, hi[f][1], c, lo[f][2], c, hi[f][2]);
+    }
+}
+
+/* $BOXES: the plus field P and the minus field M of one component. */
 static void emit_boxes(struct buf *b, const struct kernel_desc *k)
 {
-    int lo[2][3] = {{0}}, hi[2][3] = {{0}}; /* [plus, minus][axis]; the node itself is inside */
+    static const char *const names[2] = {"P", "M"};
+    int lo[2][3] = {{0}}, hi[2][3] = {{0}};
     for (int g = 0; g < k->s->ngroups; g++) {
         struct group_terms t;
         expand_group(k->s, g, k->component, &t);
-        for (int p = 0; p < t.npoints; p++)
-            for (int d = 0; d < 3; d++) {
-                const int v[2] = {t.plus[p].d[d], t.minus[p].d[d]};
-                for (int f = 0; f < 2; f++) {
-                    if (v[f] < lo[f][d]) lo[f][d] = v[f];
-                    if (v[f] > hi[f][d]) hi[f][d] = v[f];
-                }
-            }
+        for (int p = 0; p < t.npoints; p++) widen(lo[0], hi[0], &t.plus[p]), widen(lo[1], hi[1], &t.minus[p]);
     }
-    for (int f = 0; f < 2; f++)
-        put(b, "%s[[maybe_unused]] constexpr int %c_X0 = %d, %c_X1 = %d, %c_Y0 = %d, %c_Y1 = %d, %c_Z0 = %d, %c_Z1 = %d;",
-            f ? "\n    " : "", "PM"[f], lo[f][0], "PM"[f], hi[f][0], "PM"[f], lo[f][1], "PM"[f], hi[f][1], "PM"[f],
-            lo[f][2], "PM"[f], hi[f][2]);
+    put_boxes(b, 2, names, lo, hi);
+}
+
+/* $FBOXES: the three source fields S0..S2 (by axis) of a half-step, over both components that
+ * read each. */
+static void emit_fused_boxes(struct buf *b, const struct kernel_desc *k)
+{
+    static const char *const names[3] = {"S0", "S1", "S2"};
+    int lo[3][3] = {{0}}, hi[3][3] = {{0}};
+    for (int q = 0; q < 3; q++) {
+        int plus, pa, minus, ma;
+        component_sources(k->component + q, &plus, &pa, &minus, &ma);
+        for (int g = 0; g < k->s->ngroups; g++) {
+            struct group_terms t;
+            expand_group(k->s, g, k->component + q, &t);
+            for (int p = 0; p < t.npoints; p++)
+                widen(lo[plus % 3], hi[plus % 3], &t.plus[p]), widen(lo[minus % 3], hi[minus % 3], &t.minus[p]);
+        }
+    }
+    put_boxes(b, 3, names, lo, hi);
 }
 
 static void emit_update(struct buf *b, const struct kernel_desc *k)
@@ -280,7 +328,7 @@ static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
         }
         put(b, "%sconst REAL v%d = ", ind, q);
         for (int l = 0; l < s->levels; l++)
-            put(b, "%sCOEF_%c(da%d_%d) * LD(L%d_%d, OFF(0, 0, 0))", l ? " + " : "", c, l, q, l, q);
+            put(b, "%sCOEF_%c(da%d_%d) * LEVEL(L%d_%d)", l ? " + " : "", c, l, q, l, q);
         for (int g = 0; g < s->ngroups; g++) put(b, " + COEF_%c(db%d_%d) * g%d_%d", c, g, q, g, q);
         put(b, ";\n");
     }
@@ -289,8 +337,8 @@ static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
 
 static void kernel_name(char *out, size_t n, const struct kernel_desc *k)
 {
-    snprintf(out, n, "k_%s_%s_%s_%s_%s", k->s->name, component_names[k->component],
-             precision_names[k->precision], coef_names[k->coef], k->variant);
+    snprintf(out, n, "k_%s_%s_%s_%s_%s%s", k->s->name, component_names[k->component], precision_names[k->precision],
+             coef_names[k->coef], k->variant, k->device ? k->device : "");
 }
 
 static const char *const component_enum[] = {"HX", "HY", "HZ", "EX", "EY", "EZ"};
@@ -325,13 +373,14 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "MAXTHREADS")) put(out, "%d", k->traits->max_threads ? k->traits->max_threads : 1024);
         else if (!strcmp(word, "DECLS")) emit_decls(out, k);
         else if (!strcmp(word, "BRACKETS")) emit_brackets(out, k);
-        else if (!strcmp(word, "NODES")) emit_nodes(out, k);
-        else if (!strcmp(word, "NNODE")) {
-            char names[2 * MAX_LEVELS + MAX_GROUPS][16];
-            put(out, "%d", node_arrays(k, names));
+        else if (!strcmp(word, "NODES") || !strcmp(word, "FNODES")) emit_nodes(out, k, word[0] == 'F');
+        else if (!strcmp(word, "NNODE") || !strcmp(word, "FNNODE")) {
+            char names[MAX_NODE_ARRAYS][16];
+            put(out, "%d", all_node_arrays(k, word[0] == 'F', names));
         }
         else if (!strcmp(word, "UPDATE")) emit_update(out, k);
         else if (!strcmp(word, "BOXES")) emit_boxes(out, k);
+        else if (!strcmp(word, "FBOXES")) emit_fused_boxes(out, k);
         else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
         else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
         else die("template: unknown placeholder $%s", word);
@@ -348,6 +397,8 @@ struct template {
     size_t prologue_len, kernel_len;
     char variant[32];
     struct traits traits;
+    int step;           /* a step template (*.step): fused half-step kernels, entries at HX and EX */
+    const char *device; /* a step template's: "_cpu" (*.c.step) or "_gpu" (*.cu.step), else NULL */
 };
 
 static void parse_traits(const char *path, char *words, struct traits *t)
@@ -382,6 +433,8 @@ static void load_template(const char *path, struct template *t)
     memset(t, 0, sizeof *t);
     t->path = path;
     t->text = read_file(path);
+    t->step = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".step");
+    if (t->step) t->device = strstr(path, ".cu.step") ? "_gpu" : "_cpu";
     const char **cur = NULL;
     size_t *cur_len = NULL;
     for (char *line = t->text; *line;) {
@@ -451,15 +504,16 @@ static void write_out(const char *path, const struct buf *b)
     if (rename(tmp, path)) die("cannot rename %s to %s", tmp, path);
 }
 
-/* Calls fn for every kernel of variant t over n schemes, in table order. */
+/* Calls fn for every kernel of variant t over n schemes, in table order (a step template's: the
+ * H half-step at HX, the E half-step at EX). */
 static void each_kernel(const struct template *t, const struct scheme *schemes, int n,
                         void (*fn)(const struct kernel_desc *, const struct template *, struct buf *), struct buf *b)
 {
     for (int s = 0; s < n; s++)
-        for (int c = 0; c < NCOMPONENTS; c++)
+        for (int c = 0; c < NCOMPONENTS; c += t->step ? EX - HX : 1)
             for (int p = 0; p < 2; p++)
                 for (int cs = 0; cs < (t->traits.indexed ? NCOEF_STORAGES : 2); cs++) {
-                    struct kernel_desc k = {&schemes[s], c, p, cs, t->variant, &t->traits};
+                    struct kernel_desc k = {&schemes[s], c, p, cs, t->variant, &t->traits, t->device};
                     fn(&k, t, b);
                 }
 }
@@ -509,7 +563,8 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
         r->block[2], r->nodes, r->halo_axes);
 }
 
-/* The device's kernel table, in plain C: every variant's entry points, declared, and listed. */
+/* The device's kernel tables, in plain C: every variant's entry points, declared, and listed in
+ * DEVICE_kernel_table[], the step templates' in DEVICE_fused_table[]. */
 static void gen_table(const char *device, const char *out_path, int nt, char **tpaths, int n, char **spec_paths)
 {
     struct scheme *schemes = load_specs(n, spec_paths);
@@ -525,45 +580,21 @@ static void gen_table(const char *device, const char *out_path, int nt, char **t
             if (!strcmp(t[i].variant, t[j].variant)) die("%s: variant '%s' also in %s", tpaths[i], t[i].variant, tpaths[j]);
         each_kernel(&t[i], schemes, n, put_declaration, &out);
     }
-    put(&out, "\nconst struct kernel_entry %s_kernel_table[] = {\n", device);
-    for (int i = 0; i < nt; i++) each_kernel(&t[i], schemes, n, put_entry, &out);
-    put(&out, "};\nconst int %s_kernel_table_len = (int)(sizeof %s_kernel_table / sizeof %s_kernel_table[0]);\n", device,
-        device, device);
+    for (int step = 0; step < 2; step++) {
+        const char *table = step ? "fused" : "kernel";
+        put(&out, "\nconst struct kernel_entry %s_%s_table[] = {\n", device, table);
+        int entries = 0;
+        for (int i = 0; i < nt; i++)
+            if (t[i].step == step) each_kernel(&t[i], schemes, n, put_entry, &out), entries++;
+        if (!entries) put(&out, "    {NULL, 0, 0, 0, NULL, NULL, NULL, {0, 0, 0, {0, 0, 0}, 0, 0}}, /* C has no empty arrays */\n");
+        if (entries)
+            put(&out, "};\nconst int %s_%s_table_len = (int)(sizeof %s_%s_table / sizeof %s_%s_table[0]);\n", device,
+                table, device, table, device, table);
+        else put(&out, "};\nconst int %s_%s_table_len = 0;\n", device, table);
+    }
     write_out(out_path, &out);
     for (int i = 0; i < nt; i++) free(t[i].text);
     free(out.s), free(t), free(schemes);
-}
-
-/* The fused kernels of one device and their table (components HX and EX stand for their
- * half-steps), in one file: C, or CUDA C++ with the table given C linkage. */
-static void gen_fused(const char *device, const char *tpath, const char *out_path, int n, char **spec_paths)
-{
-    struct scheme *schemes = load_specs(n, spec_paths);
-    struct template t;
-    load_template(tpath, &t);
-    struct buf out = {0}, table = {0};
-    put(&out, "/* Generated by codegen/generate from %s and the spec files; do not edit. */\n", tpath);
-    put(&out, "%.*s", (int)t.prologue_len, t.prologue);
-    for (int s = 0; s < n; s++)
-        for (int c = HX; c <= EX; c += EX - HX)
-            for (int p = 0; p < 2; p++)
-                for (int cs = 0; cs < (t.traits.indexed ? NCOEF_STORAGES : 2); cs++) {
-                    struct kernel_desc k = {&schemes[s], c, p, cs, t.variant, &t.traits};
-                    char name[128];
-                    kernel_name(name, sizeof name, &k);
-                    put_kernel(&k, &t, &out);
-                    put(&table, "    {\"%s\", %s, %s, %s, \"%s\", %s_run, %s%s, {%d, 0, 0, {0, 0, 0}, 1, %d}},\n",
-                        k.s->name, component_enum[c], p == F32 ? "F32" : "F64", coef_enum[cs], t.variant, name,
-                        t.traits.accepts ? name : "NULL", t.traits.accepts ? "_run_accepts" : "", t.traits.marches,
-                        t.traits.halo_axes);
-                }
-    put(&out, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\nextern const struct kernel_entry %s_fused_table[];\n"
-              "extern const int %s_fused_table_len;\n#ifdef __cplusplus\n}\n#endif\n", device, device);
-    put(&out, "const struct kernel_entry %s_fused_table[] = {\n%.*s};\n", device, (int)table.len, table.s);
-    put(&out, "const int %s_fused_table_len = (int)(sizeof %s_fused_table / sizeof %s_fused_table[0]);\n", device,
-        device, device);
-    write_out(out_path, &out);
-    free(out.s), free(table.s), free(t.text), free(schemes);
 }
 
 static int index_of(const char *const *names, int n, const char *name, const char *what)
@@ -580,6 +611,7 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
     struct scheme *schemes = load_specs(n, spec_paths);
     struct template t;
     load_template(tpath, &t);
+    if (t.step) die("%s: a step template's kernels update three components; one kernel takes a variant's", tpath);
     int s = 0;
     while (s < n && strcmp(schemes[s].name, key[0])) s++;
     if (s == n) die("no scheme '%s' among the spec files given", key[0]);
@@ -623,8 +655,7 @@ static void gen_sources(const char *out_path, int n, char **spec_paths)
 int main(int argc, char **argv)
 {
     const char *usage = "usage: generate variant TEMPLATE OUT SPEC... | generate table cpu|gpu OUT TEMPLATE... SPEC... |\n"
-                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC... |\n"
-                        "       generate fused cpu|gpu TEMPLATE OUT SPEC...";
+                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC...";
     if (argc >= 5 && !strcmp(argv[1], "variant")) gen_variant(argv[2], argv[3], argc - 4, argv + 4);
     else if (argc >= 5 && !strcmp(argv[1], "table")) {
         int nt = 0;
@@ -632,7 +663,6 @@ int main(int argc, char **argv)
         gen_table(argv[2], argv[3], nt, argv + 4, argc - 4 - nt, argv + 4 + nt);
     } else if (argc >= 8 && !strcmp(argv[1], "one")) gen_one(argv[2], argv + 3, argc - 7, argv + 7);
     else if (argc >= 4 && !strcmp(argv[1], "sources")) gen_sources(argv[2], argc - 3, argv + 3);
-    else if (argc >= 6 && !strcmp(argv[1], "fused")) gen_fused(argv[2], argv[3], argv[4], argc - 5, argv + 5);
     else die("%s", usage);
     return 0;
 }

@@ -10,29 +10,58 @@
 #include "measure.h"
 #include "reference.h"
 
-/* The fused half-step kernels (build/gen/{cpu,gpu}_fused.*, kernels_{cpu,gpu}/fused.*.in): entries
- * at HX and EX, each given kernel_args[3]. The GPU table is empty without CUDA. */
+/* The fused half-step variants' kernels (the step templates, kernels_{cpu,gpu}/NAME.*.step, tabled in
+ * build/gen/{cpu,gpu}_table.c): entries at HX and EX, each given kernel_args[3]. The GPU table is
+ * empty without CUDA. */
 extern const struct kernel_entry cpu_fused_table[], gpu_fused_table[];
 extern const int cpu_fused_table_len, gpu_fused_table_len;
 
-static const struct kernel_entry *fused_find(enum device d, const char *scheme, int first, int precision, int coef)
+static const struct kernel_entry *fused_table(enum device d, int *len)
 {
-    const struct kernel_entry *t = d == DEV_CPU ? cpu_fused_table : gpu_fused_table;
-    const int len = d == DEV_CPU ? cpu_fused_table_len : gpu_fused_table_len;
+    *len = d == DEV_CPU ? cpu_fused_table_len : gpu_fused_table_len;
+    return d == DEV_CPU ? cpu_fused_table : gpu_fused_table;
+}
+
+static const struct kernel_entry *fused_find(enum device d, const char *variant, const char *scheme, int first,
+                                             int precision, int coef)
+{
+    int len;
+    const struct kernel_entry *t = fused_table(d, &len);
     for (int i = 0; i < len; i++) {
         const struct kernel_entry *e = &t[i];
-        if (e->component == first && e->precision == precision && e->coef == coef && !strcmp(e->scheme, scheme))
+        if (e->component == first && e->precision == precision && e->coef == coef && !strcmp(e->scheme, scheme) &&
+            !strcmp(e->variant, variant))
             return e;
     }
     return NULL;
 }
 
-static int is_fused(const struct step_config *c) { return strcmp(c->variant, STEP_FUSED) == 0; }
+int step_fused_variants(enum device d, const char **out, int max)
+{
+    int len, n = 0;
+    const struct kernel_entry *t = fused_table(d, &len);
+    for (int i = 0; i < len; i++) {
+        int seen = 0;
+        for (int j = 0; j < n && !seen; j++) seen = !strcmp(out[j], t[i].variant);
+        if (!seen && n < max) out[n++] = t[i].variant;
+    }
+    return n;
+}
 
-/* The kernel that updates component comp (fused: the one of its half-step). */
+const struct variant_traits *step_fused_traits(enum device d, const char *variant)
+{
+    int len;
+    const struct kernel_entry *t = fused_table(d, &len);
+    for (int i = 0; i < len; i++)
+        if (!strcmp(t[i].variant, variant)) return &t[i].traits;
+    return NULL;
+}
+
+/* The kernel that updates component comp (a fused variant's: the one of its half-step). */
 static const struct kernel_entry *step_kernel(const struct step_config *c, int comp)
 {
-    if (is_fused(c)) return fused_find(c->b->device, c->s->name, comp < 3 ? HX : EX, c->precision, c->coef);
+    if (step_fused_traits(c->b->device, c->variant))
+        return fused_find(c->b->device, c->variant, c->s->name, comp < 3 ? HX : EX, c->precision, c->coef);
     return kernel_find(c->b->device, c->s->name, comp, c->precision, c->coef, c->variant);
 }
 
@@ -276,7 +305,7 @@ fail:
 static int half_step(struct stepper *m, int first, char *why, size_t n)
 {
     const struct step_config *c = &m->c;
-    const int L = c->s->levels, G = c->s->ngroups, fused = is_fused(c);
+    const int L = c->s->levels, G = c->s->ngroups, fused = step_fused_traits(c->b->device, c->variant) != NULL;
     struct kernel_args args[3];
     memset(args, 0, sizeof args);
     for (int comp = first; comp < first + 3; comp++) { /* the arguments of each component */

@@ -38,8 +38,13 @@ struct step_materials {
     const unsigned char *index;
 };
 
-/* The variant that updates the three components of a half-step in one kernel. */
+/* The variant that updates the three components of a half-step in one kernel, on every device;
+ * a device may have more such variants (the GPU's fused25d, tiled on chip). */
 #define STEP_FUSED "fused"
+/* The device's fused variants, in table order (STEP_FUSED first): their number, at most max. */
+int step_fused_variants(enum device d, const char **out, int max);
+/* A fused variant's traits (its step template's header line), or NULL if variant is not one. */
+const struct variant_traits *step_fused_traits(enum device d, const char *variant);
 /* 1 if c's device has the kernels of c's scheme, variant, precision and storage. */
 int step_supported(const struct step_config *c);
 

@@ -1,0 +1,43 @@
+/* What the GPU's fused half-step variants share: their arguments (three components' kernel_args,
+ * by value) and the store that writes a node's halo images (trait halo). */
+#ifndef KERNELS_GPU_FUSED_COMMON_CUH
+#define KERNELS_GPU_FUSED_COMMON_CUH
+
+#include "gpu_common.cuh"
+extern "C" {
+#include "halo_rule.h"
+}
+
+struct fused_args { struct kernel_args a[3]; }; /* by value, in the parameter space */
+
+/* Writes v at node n of component comp and every halo cell that takes its value from n
+ * (halo_rule.h; PEC wall nodes are zero), so that no refresh launch follows the half-step: along
+ * each axis at most one image, so at most 7 in all (an edge or corner node). No thread reads a
+ * halo cell of its own half-step's outputs, so the writes race with nothing. */
+template <typename REAL>
+static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
+{
+    const int s[3] = {i, j, k}, len[3] = {a->nx, a->ny, a->nz};
+    const long stride[3] = {1, a->sy, a->sz};
+    long off[3];
+    int sign[3], axes = 0;
+    for (int ax = 0; ax < 3; ax++) {
+        const int half = component_half(comp, ax);
+        int p;
+        if (halo_wall(a->boundary, half, s[ax])) v = 0;
+        sign[ax] = halo_image(a->boundary, half, len[ax], s[ax], &p);
+        off[ax] = (p - s[ax]) * stride[ax];
+        axes |= (sign[ax] != 0) << ax;
+    }
+    o[n] = v;
+    for (int m = 1; m < 8; m++) /* each non-empty set of the axes with an image */
+        if ((m & axes) == m) {
+            long d = 0;
+            int sg = 1;
+            for (int ax = 0; ax < 3; ax++)
+                if (m >> ax & 1) d += off[ax], sg *= sign[ax];
+            o[n + d] = sg < 0 ? -v : v;
+        }
+}
+
+#endif

@@ -1,0 +1,112 @@
+/* What the GPU variants that stream xy tiles through shared memory along z share (tile25d and
+ * the fused step's fused25d): the pipeline depth, the rings' sizes, the copy plans that fill
+ * them with cp.async, and the checks of their launches. */
+#ifndef KERNELS_GPU_TILE_RING_CUH
+#define KERNELS_GPU_TILE_RING_CUH
+
+#include "gpu_common.cuh"
+
+#include <cuda_pipeline.h>
+#include <stdint.h>
+
+/* Planes in flight ahead of the one being computed (on the H100, 3 beat 2 by 3 to 5 points
+ * of bandwidth for the high-order schemes; see docs/performance-notes.md). */
+#ifndef TILE25D_STAGES
+#define TILE25D_STAGES 3
+#endif
+
+/* Threads per block at most, given a variant's max_threads: f64 blocks hold half as many, since
+ * their copy plans and values take twice the registers (at 512 threads, 128 registers each, f64
+ * S44 spilled). */
+#define TILE_MAX_THREADS(REAL, MAX) (sizeof(REAL) == 4 ? (MAX) : (MAX) / 2)
+
+static constexpr __host__ __device__ int pow2_at_least(int n) { return n <= 1 ? 1 : 2 * pow2_at_least((n + 1) / 2); }
+
+/* Ring slots of a field whose points span planes z0 .. z1 about the node: a node at plane k reads
+ * planes k+z0 .. k+z1; TILE25D_STAGES more are in flight, and one more slot lets a thread fetch
+ * step k+1's plane while a slower thread of the block still reads step k's. Rounded up to a power
+ * of two, so that a slot is one AND. */
+static constexpr __host__ __device__ int tile_ring_slots(int z0, int z1)
+{
+    return pow2_at_least(z1 - z0 + 1 + TILE25D_STAGES + 1);
+}
+
+/* The pieces one thread copies of a set of tiles, each H rows of W values (PIECES pieces of
+ * V values per row), from up to N arrays stacked one after another in shared memory: for piece
+ * u, its source (array base plus offset within a plane) and its place in the stack. A piece
+ * past the last row of the array, or (value by value) past the end of a row, is not copied:
+ * only threads past the grid's edge read those, and they store nothing. */
+template <typename REAL, int MAXU>
+struct copies {
+    const REAL *src[MAXU];
+    int dst[MAXU];
+    int n;
+    __device__ void plan(const REAL *const *arrays, int narrays, const struct kernel_args &a, int i0, int j0, int Y0,
+                         int H, int W, int V)
+    {
+        const int pieces = W / V, per_array = H * pieces, rows = min(H, a.ny + HALO - (j0 + Y0));
+        const int columns = min(W, (int)a.sy - i0), threads = blockDim.x * blockDim.y;
+        n = 0;
+        for (int t = threadIdx.y * blockDim.x + threadIdx.x; t < narrays * per_array && n < MAXU; t += threads) {
+            const int q = t / per_array, r = (t - q * per_array) / pieces, c = (t - q * per_array - r * pieces) * V;
+            if (r >= rows || c >= columns) continue;
+            src[n] = arrays[q] + (long)(j0 + Y0 + r + HALO) * a.sy + i0 + c;
+            dst[n++] = q * per_array * V + r * W + c;
+        }
+    }
+    /* Starts the copies of plane p into the stack at tile. */
+    __device__ __forceinline__ void fetch(REAL *tile, const struct kernel_args &a, int p, int bytes) const
+    {
+        const long plane = (long)(p + HALO) * a.sz;
+#pragma unroll
+        for (int u = 0; u < MAXU; u++)
+            if (u < n) __pipeline_memcpy_async(tile + dst[u], src[u] + plane, bytes);
+    }
+};
+
+/* The slow path, for rows that are not 16-byte aligned: the same tiles, value by value, the
+ * pieces worked out again at every plane. */
+template <typename REAL>
+static __device__ void fetch_values(REAL *tile, const REAL *const *arrays, int narrays, const struct kernel_args &a,
+                                    int i0, int j0, int Y0, int H, int W, int p)
+{
+    const int rows = min(H, a.ny + HALO - (j0 + Y0)), columns = min(W, (int)a.sy - i0);
+    const long base = (long)(p + HALO) * a.sz + (long)(j0 + Y0 + HALO) * a.sy + i0;
+    for (int t = threadIdx.y * blockDim.x + threadIdx.x; t < narrays * H * W; t += blockDim.x * blockDim.y) {
+        const int q = t / (H * W), r = (t - q * H * W) / W, c = t - q * H * W - r * W;
+        if (r < rows && c < columns) __pipeline_memcpy_async(tile + t, arrays[q] + base + (long)r * a.sy + c, sizeof(REAL));
+    }
+}
+
+/* The launch checks of a tiled variant: blocks of Bx = 32, 64 or 128 and Bz = 1, `bytes` of
+ * shared memory per block within the device's, and (blocks marching `nodes` planes) a grid of at
+ * most 65535 blocks in y and z. 0, or -1 saying why. */
+static inline int tile_launch_fits(const struct kernel_args *a, size_t bytes, int nodes, char *why, size_t n)
+{
+    const int *b = a->block;
+    int smem_max = 0;
+    cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
+    if ((b[0] != 32 && b[0] != 64 && b[0] != 128) || b[2] != 1)
+        snprintf(why, n, "block %dx%dx%d: a tiled variant takes Bx of 32, 64 or 128 and Bz = 1", b[0], b[1], b[2]);
+    else if (bytes > (size_t)smem_max)
+        snprintf(why, n, "block %dx%dx%d needs %zu bytes of shared memory, more than the device's %d", b[0], b[1], b[2],
+                 bytes, smem_max);
+    else return marching_grid_fits(a, nodes, why, n);
+    return -1;
+}
+
+/* Launches kernel k<BX> (BX = 32, 64 or 128; anything else an empty grid, which CUDA reports as an
+ * invalid configuration) with `bytes` of dynamic shared memory, opting in above 48 KiB. */
+#define TILE_LAUNCH(k, bx, grid, block, bytes, ...)                                                                    \
+    do {                                                                                                               \
+        auto launch_ = [&](auto kern) {                                                                                \
+            if ((bytes) > 48 * 1024) cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(bytes)); \
+            kern<<<(grid), (block), (bytes)>>>(__VA_ARGS__);                                                           \
+        };                                                                                                             \
+        if ((bx) == 32) launch_(k<32>);                                                                                \
+        else if ((bx) == 64) launch_(k<64>);                                                                           \
+        else if ((bx) == 128) launch_(k<128>);                                                                         \
+        else k<32><<<dim3(0), (block), (bytes)>>>(__VA_ARGS__);                                                        \
+    } while (0)
+
+#endif
