@@ -47,7 +47,8 @@ int cmd_step(int argc, char **argv)
          NULL, 0},
         {"steps", CLI_INT, "K", "steps per timed sample (10)", &c.steps, 1, INT_MAX, NULL, 0},
         {"variant", CLI_TEXT, "NAME",
-         "components (each component's own kernel), fused (one kernel per half-step), or a kernel variant of run",
+         "components (each component's own kernel), fused (one kernel per half-step; on a GPU also fused25d, "
+         "the same with xy tiles marching along z through shared memory), or a kernel variant of run",
          &c.variant, 0, 0, NULL, 0},
         CLI_OPT_PRECISION(&c.c.precision),
         {"coef", CLI_CHOICE, "array|uniform|indexed",
@@ -81,7 +82,7 @@ int cmd_step(int argc, char **argv)
     c.c.b = s.b;
     c.c.variant = step_kernel_variant(device, c.variant);
     if (!step_supported(&c.c))
-        cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, or a kernel variant of fdtdbench run)",
+        cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, fused25d on a GPU, or a kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
     if (!block) step_default_launch(&s, &c);
     double w[MAX_GROUPS];

@@ -35,8 +35,8 @@ static const char *const help =
     "and doubled, up to 128 nodes) until none is faster; the other components try that winner and\n"
     "its neighbours.\n"
     "Launches a variant does not take (its traits, shared memory) are skipped.\n"
-    "--step tunes the fused full step's launch (fdtdbench step --variant fused) of each scheme and\n"
-    "coefficient storage instead, saved as variant step:fused; step and bench use it.\n";
+    "--step tunes the fused full step's launch (fdtdbench step --variant fused, and the tiled fused25d)\n"
+    "of each scheme and coefficient storage instead, saved as variant step:VARIANT; step and bench use it.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -260,55 +260,68 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     }
 }
 
-/* --step: the fused full step's launch on this GPU, for each scheme and coefficient storage it
- * has, searched over a fixed set (1-D and flat blocks, one or two nodes per thread: what the
- * fused kernels take) and saved as variant "step:fused" (tuned.h), which step and bench then use.
- * Every measurement is a verified step_measure; the winners also go to stdout. */
+/* --step: the fused full step's launch on this GPU, for each fused variant, scheme and
+ * coefficient storage it has, searched over a fixed set (fused: 1-D and 3-D blocks of one or two
+ * nodes per thread; a tiled variant (flat): tiles of 32 to 128 x 2 to 8 rows marching 16 or 64
+ * planes) and saved as variant "step:VARIANT" (tuned.h), which step and bench then use. Every
+ * measurement is a verified step_measure; the winners also go to stdout. */
 static int tune_steps(struct session *s, struct table *table, const char *path, int precision, int force, int reps)
 {
     static const int blocks[][3] = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {32, 4, 1},
                                     {32, 8, 1},  {64, 4, 1},  {128, 2, 1}, {128, 4, 1},  {256, 2, 1}};
+    static const int tiles[][3] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 2, 1}, {128, 4, 1}};
+    static const int block_nodes[] = {1, 2}, tile_nodes[] = {16, 64};
     const int grid[3] = {DEFAULT_GRID, DEFAULT_GRID, DEFAULT_GRID};
+    const char *fused[8];
+    const int nf = step_fused_variants(DEV_GPU, fused, 8);
     int tuned = 0;
-    for (int i = 0; i < scheme_count(); i++)
-        for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
-            struct tuned_entry e = kernel_key(TUNED_STEP_PREFIX STEP_FUSED, scheme_at(i), HX, precision, coef);
-            double w[MAX_GROUPS];
-            char why[512];
-            struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = precision, .coef = coef,
-                                       .variant = STEP_FUSED, .grid = {grid[0], grid[1], grid[2]}},
-                                 .variant = STEP_FUSED, .steps = 5, .reps = reps};
-            if (!step_supported(&c.c) || (!force && table_find(table, &e))) continue;
-            if (step_vacuum(&c.c, w, why, sizeof why) || step_fits(&c, &s->desc, why, sizeof why)) {
-                fprintf(stderr, "tune --step: %s %s: %s\n", scheme_at(i)->name, coef_names[coef], why);
-                continue;
-            }
-            e.mcells_per_s = -1;
-            for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
-                for (int nodes = 1; nodes <= 2; nodes++) {
-                    struct step_result r;
-                    memcpy(c.c.block, blocks[b], sizeof c.c.block);
-                    c.c.nodes = nodes;
-                    if (step_measure(&c, &s->desc, &r, why, sizeof why)) continue; /* a launch it does not take */
-                    const struct step_record m = {"tune", &c, &r, &s->desc};
-                    double mc = step_num(STEP_mcells_per_s, &m);
-                    if (mc > e.mcells_per_s) {
-                        memcpy(e.block, c.c.block, sizeof e.block);
-                        e.nodes = nodes, e.mcells_per_s = mc, e.gbs = step_num(STEP_gbs_effective, &m);
-                        memcpy(e.grid, grid, sizeof e.grid);
-                    }
+    for (int v = 0; v < nf; v++)
+        for (int i = 0; i < scheme_count(); i++)
+            for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
+                char key[sizeof ((struct tuned_entry *)0)->variant];
+                snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
+                struct tuned_entry e = kernel_key(key, scheme_at(i), HX, precision, coef);
+                double w[MAX_GROUPS];
+                char why[512];
+                struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = precision, .coef = coef,
+                                           .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
+                                     .variant = fused[v], .steps = 5, .reps = reps};
+                if (!step_supported(&c.c) || (!force && table_find(table, &e))) continue;
+                if (step_vacuum(&c.c, w, why, sizeof why) || step_fits(&c, &s->desc, why, sizeof why)) {
+                    fprintf(stderr, "tune --step: %s %s: %s\n", scheme_at(i)->name, coef_names[coef], why);
+                    continue;
                 }
-            if (e.mcells_per_s < 0) {
-                fprintf(stderr, "tune --step: %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[coef], why);
-                continue;
+                const int flat = step_fused_traits(DEV_GPU, fused[v])->flat;
+                const int(*shapes)[3] = flat ? tiles : blocks, *zn = flat ? tile_nodes : block_nodes;
+                const int nshapes = flat ? (int)(sizeof tiles / sizeof tiles[0]) : (int)(sizeof blocks / sizeof blocks[0]);
+                e.mcells_per_s = -1;
+                for (int b = 0; b < nshapes; b++)
+                    for (int z = 0; z < 2; z++) {
+                        struct step_result r;
+                        memcpy(c.c.block, shapes[b], sizeof c.c.block);
+                        c.c.nodes = zn[z];
+                        if (step_measure(&c, &s->desc, &r, why, sizeof why)) continue; /* a launch it does not take */
+                        const struct step_record m = {"tune", &c, &r, &s->desc};
+                        double mc = step_num(STEP_mcells_per_s, &m);
+                        if (mc > e.mcells_per_s) {
+                            memcpy(e.block, c.c.block, sizeof e.block);
+                            e.nodes = zn[z], e.mcells_per_s = mc, e.gbs = step_num(STEP_gbs_effective, &m);
+                            memcpy(e.grid, grid, sizeof e.grid);
+                        }
+                    }
+                if (e.mcells_per_s < 0) {
+                    fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[coef],
+                            fused[v], why);
+                    continue;
+                }
+                fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes, %.1f MCells/s (cells x steps), %.1f GB/s\n",
+                        e.scheme, coef_names[coef], fused[v], e.block[0], e.block[1], e.block[2], e.nodes, e.mcells_per_s,
+                        e.gbs);
+                table_put(table, &e);
+                table_write(table, path, s, grid);
+                tuned_print(stdout, &e);
+                tuned++;
             }
-            fprintf(stderr, "tune --step: %s %s fused: best %dx%dx%d, %d nodes, %.1f MCells/s (cells x steps), %.1f GB/s\n",
-                    e.scheme, coef_names[coef], e.block[0], e.block[1], e.block[2], e.nodes, e.mcells_per_s, e.gbs);
-            table_put(table, &e);
-            table_write(table, path, s, grid);
-            tuned_print(stdout, &e);
-            tuned++;
-        }
     if (!tuned) fprintf(stderr, "tune --step: nothing to tune (%s has every step; --force tunes again)\n", path);
     return 0;
 }

@@ -139,7 +139,7 @@ struct step_record {
     X(code_version, "", "%s", NULL, 1, NULL, "its version (this suite: the build's commit)", TXT(m_commit()))          \
     X(scheme, "", "%s", NULL, 1, NULL, "the spec file's scheme name", TXT(m->c->c.s->name))                            \
     X(device, "", "%s", NULL, 1, NULL, "cpu or gpu", TXT(device_names[m->c->c.b->device]))                             \
-    X(variant, "", "%s", NULL, 1, NULL, "components (six single-component kernels) or fused (one per half-step)",      \
+    X(variant, "", "%s", NULL, 1, NULL, "components (six single-component kernels), or fused, fused25d (one per half-step)",      \
       TXT(m->c->variant))                                                                                              \
     X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->c.precision]))                       \
     X(coef, "", "%s", NULL, 1, NULL, "array, uniform or indexed (a material byte per node) coefficients",              \

@@ -82,6 +82,12 @@ void step_default_launch(const struct session *s, struct step_run *c)
         if (!sc->nodes) sc->nodes = nodes;
         return;
     }
+    const struct variant_traits *t = step_fused_traits(s->device, sc->variant);
+    if (t && t->block[0]) { /* a fused variant's own default (fused25d: a tile marching its planes) */
+        memcpy(sc->block, t->block, sizeof sc->block);
+        if (!sc->nodes) sc->nodes = t->nodes;
+        return;
+    }
     struct run_config rc = {.scheme = sc->s, .component = HX, .precision = sc->precision, .coef = sc->coef,
                             .device = s->device, .variant = step_kernel_variant(s->device, "components"),
                             .nodes = sc->nodes};

@@ -12,7 +12,8 @@
 int step_bench(struct session *s, const char *dir, int reps, int quick)
 {
     const int grid = s->device == DEV_CPU ? (quick ? 128 : 300) : (quick ? 256 : 512);
-    static const char *const variants[] = {"components", STEP_FUSED};
+    const char *variants[8] = {"components"}; /* then the device's fused variants */
+    const int nv = 1 + step_fused_variants(s->device, variants + 1, 7);
     int n = 0, failures = 0;
     struct results_file rf;
     char folder[160];
@@ -20,7 +21,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick)
     if (results_open_with(&rf, dir, folder, "step", NULL)) return 1;
     step_csv_header(rf.f);
     session_bandwidth(s, 0);
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
                 const struct scheme *sc = scheme_at(i);

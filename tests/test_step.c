@@ -4,6 +4,7 @@
  * counts of a whole step. CPU here, GPU where there is one. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "design.h"
@@ -24,8 +25,10 @@ static struct step_config config(const struct backend *b, const struct scheme *s
     return c;
 }
 
-/* Each scheme x precision x storage x boundary of one device and kernel variant; returns the count. */
-static int verify_all(const struct backend *b, const char *variant, const int block[3], int nodes, double *worst_all)
+/* Each scheme x precision x storage x boundary of one device and kernel variant, on grid (NULL:
+ * small); returns the count. */
+static int verify_all_on(const struct backend *b, const char *variant, const int grid[3], const int block[3], int nodes,
+                         double *worst_all)
 {
     int checked = 0;
     for (int i = 0; i < scheme_count(); i++)
@@ -36,6 +39,7 @@ static int verify_all(const struct backend *b, const char *variant, const int bl
                     char why[512];
                     struct step_config c = config(b, scheme_at(i), w, variant);
                     c.precision = p, c.coef = coef, c.boundary = bc;
+                    if (grid) memcpy(c.grid, grid, sizeof c.grid);
                     if (!step_supported(&c)) continue;
                     if (block) memcpy(c.block, block, sizeof c.block);
                     c.nodes = nodes;
@@ -44,6 +48,11 @@ static int verify_all(const struct backend *b, const char *variant, const int bl
                     checked++;
                 }
     return checked;
+}
+
+static int verify_all(const struct backend *b, const char *variant, const int block[3], int nodes, double *worst_all)
+{
+    return verify_all_on(b, variant, NULL, block, nodes, worst_all);
 }
 
 /* Both CPU variants: each component's own kernel (plain, default tiles: whole rows of a plane),
@@ -313,11 +322,24 @@ static void test_gpu_steps_match_reference(void)
         printf("  GPU %s: %d combinations, largest error %.3f of its bound\n", variants[v], n, worst);
     }
     CHECK(tried > 0, "no GPU kernels generated");
-    for (int nodes = 1; nodes <= 4; nodes *= 2) { /* fused columns of 1, 2, 4 nodes: 11 planes leave a short one */
-        double worst = 0;
-        int n = verify_all(b, STEP_FUSED, block, nodes, &worst);
-        CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "GPU fused, %d nodes: %d combinations verified", nodes, n);
-        printf("  GPU fused, %d nodes: %d combinations, largest error %.3f of its bound\n", nodes, n, worst);
+    /* Every fused variant: columns of 1, 2, 4 nodes (7 planes leave a short one) and the variant's
+     * own; a tiled one (flat) also with 128-wide tiles, and on rows of 16 values, which it copies
+     * in 16-byte pieces (the small grid's rows of 15 go value by value). */
+    const char *fused[8];
+    const int nf = step_fused_variants(DEV_GPU, fused, 8);
+    CHECK(nf > 0 && !strcmp(fused[0], STEP_FUSED), "the GPU has no '%s' variant", STEP_FUSED);
+    for (int v = 0; v < nf; v++) {
+        const struct variant_traits *t = step_fused_traits(DEV_GPU, fused[v]);
+        const int nodes[4] = {1, 2, 4, t->nodes}, rows16[3] = {12, 9, 7}, wide[3] = {128, 2, 1};
+        for (int x = 0; x < 4 + 2 * t->flat; x++) {
+            double worst = 0;
+            const int *grid = x == 5 ? rows16 : NULL, *blk = x == 4 ? wide : block, zn = x < 4 ? nodes[x] : t->nodes;
+            if (x == 3 && t->nodes <= 4) continue;
+            int n = verify_all_on(b, fused[v], grid, blk, zn, &worst);
+            CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "GPU %s, %d nodes: %d combinations verified", fused[v], zn, n);
+            printf("  GPU %s, block %dx%dx%d, %d nodes%s: %d combinations, largest error %.3f of its bound\n", fused[v],
+                   blk[0], blk[1], blk[2], zn, grid ? ", rows of 16" : "", n, worst);
+        }
     }
 }
 
