@@ -275,6 +275,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     const char *fused[8];
     const int nf = step_fused_variants(DEV_GPU, fused, 8);
     int tuned = 0;
+    session_bandwidth(s, 0); /* the tuned file's header names it */
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < scheme_count(); i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
