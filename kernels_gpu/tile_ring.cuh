@@ -32,26 +32,29 @@ static constexpr __host__ __device__ int tile_ring_slots(int z0, int z1)
 }
 
 /* The pieces one thread copies of a set of tiles, each H rows of W values (PIECES pieces of
- * V values per row), from up to N arrays stacked one after another in shared memory: for piece
- * u, its source (array base plus offset within a plane) and its place in the stack. A piece
- * past the last row of the array, or (value by value) past the end of a row, is not copied:
- * only threads past the grid's edge read those, and they store nothing. */
+ * V values per row), from up to N arrays stacked one after another in shared memory: piece u is
+ * the thread's u-th (thread t takes t, t + threads, ...), with its source (array base plus offset
+ * within a plane) and its place in the stack, or dst -1 for none. A piece past the last row of
+ * the array, or (value by value) past the end of a row, is not copied: only threads past the
+ * grid's edge read those, and they store nothing. Every u is a constant in the unrolled loops,
+ * so the plan stays in registers (packed by a running count, it went to local memory: a local
+ * load before every copy). */
 template <typename REAL, int MAXU>
 struct copies {
     const REAL *src[MAXU];
     int dst[MAXU];
-    int n;
     __device__ void plan(const REAL *const *arrays, int narrays, const struct kernel_args &a, int i0, int j0, int Y0,
                          int H, int W, int V)
     {
         const int pieces = W / V, per_array = H * pieces, rows = min(H, a.ny + HALO - (j0 + Y0));
         const int columns = min(W, (int)a.sy - i0), threads = blockDim.x * blockDim.y;
-        n = 0;
-        for (int t = threadIdx.y * blockDim.x + threadIdx.x; t < narrays * per_array && n < MAXU; t += threads) {
+#pragma unroll
+        for (int u = 0; u < MAXU; u++) {
+            const int t = threadIdx.y * blockDim.x + threadIdx.x + u * threads;
             const int q = t / per_array, r = (t - q * per_array) / pieces, c = (t - q * per_array - r * pieces) * V;
-            if (r >= rows || c >= columns) continue;
-            src[n] = arrays[q] + (long)(j0 + Y0 + r + HALO) * a.sy + i0 + c;
-            dst[n++] = q * per_array * V + r * W + c;
+            const bool copied = t < narrays * per_array && r < rows && c < columns;
+            src[u] = copied ? arrays[q] + (long)(j0 + Y0 + r + HALO) * a.sy + i0 + c : nullptr;
+            dst[u] = copied ? q * per_array * V + r * W + c : -1;
         }
     }
     /* Starts the copies of plane p into the stack at tile. */
@@ -60,7 +63,7 @@ struct copies {
         const long plane = (long)(p + HALO) * a.sz;
 #pragma unroll
         for (int u = 0; u < MAXU; u++)
-            if (u < n) __pipeline_memcpy_async(tile + dst[u], src[u] + plane, bytes);
+            if (dst[u] >= 0) __pipeline_memcpy_async(tile + dst[u], src[u] + plane, bytes);
     }
 };
 
@@ -77,6 +80,36 @@ static __device__ void fetch_values(REAL *tile, const REAL *const *arrays, int n
         if (r < rows && c < columns) __pipeline_memcpy_async(tile + t, arrays[q] + base + (long)r * a.sy + c, sizeof(REAL));
     }
 }
+
+/* The same pieces planned at compile time, for a block of BX x BY threads and one tile of H rows
+ * of W values (16-byte pieces of V values): thread t copies pieces t, t + BX*BY, ...; for each,
+ * its offset within a plane of the array (-1: past the array's edge, not copied) stays in a
+ * register and its place in the tile is a constant division away, so a plane costs a thread one
+ * add and one cp.async per piece. */
+template <typename REAL, int BX, int BY, int H, int W>
+struct tile_pieces {
+    static constexpr int V = 16 / sizeof(REAL), P = W / V, T = BX * BY, N = (H * P + T - 1) / T;
+    int off[N];
+    /* origin: the tile's first value in a plane (its row times sy plus its column); rows and
+     * columns: how much of the tile lies inside the array */
+    __device__ void plan(long origin, long sy, int rows, int columns)
+    {
+        const int t = threadIdx.y * BX + threadIdx.x;
+#pragma unroll
+        for (int n = 0; n < N; n++) {
+            const int u = t + n * T, r = u / P, c = u % P * V;
+            off[n] = u < H * P && r < rows && c < columns ? (int)(origin + r * sy + c) : -1;
+        }
+    }
+    /* Starts the copies of a plane (the array at its first value of plane p) into tile. */
+    __device__ __forceinline__ void fetch(REAL *tile, const REAL *plane) const
+    {
+        const int t = threadIdx.y * BX + threadIdx.x;
+#pragma unroll
+        for (int n = 0; n < N; n++)
+            if (off[n] >= 0) __pipeline_memcpy_async(tile + (t + n * T) / P * W + (t + n * T) % P * V, plane + off[n], 16);
+    }
+};
 
 /* The launch checks of a tiled variant: blocks of Bx = 32, 64 or 128 and Bz = 1, `bytes` of
  * shared memory per block within the device's, and (blocks marching `nodes` planes) a grid of at
