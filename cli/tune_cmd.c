@@ -262,14 +262,14 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
 
 /* --step: the fused full step's launch on this GPU, for each fused variant, scheme and
  * coefficient storage it has, searched over a fixed set (fused: 1-D and 3-D blocks of one or two
- * nodes per thread; a tiled variant (flat): the tiles it compiles, 32x4 to 128x4 (TILE_SHAPES),
- * marching 16 or 64 planes) and saved as variant "step:VARIANT" (tuned.h), which step and bench then use. Every
+ * nodes per thread; a tiled variant (flat): the tiles fused25d compiles, 32x4 to 128x2, marching 16 or
+ * 64 planes) and saved as variant "step:VARIANT" (tuned.h), which step and bench then use. Every
  * measurement is a verified step_measure; the winners also go to stdout. */
 static int tune_steps(struct session *s, struct table *table, const char *path, int precision, int force, int reps)
 {
     static const int blocks[][3] = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {32, 4, 1},
                                     {32, 8, 1},  {64, 4, 1},  {128, 2, 1}, {128, 4, 1},  {256, 2, 1}};
-    static const int tiles[][3] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 2, 1}, {128, 4, 1}}; /* TILE_SHAPES */
+    static const int tiles[][3] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 2, 1}}; /* FUSED25D_TILES */
     static const int block_nodes[] = {1, 2}, tile_nodes[] = {16, 64};
     const int grid[3] = {DEFAULT_GRID, DEFAULT_GRID, DEFAULT_GRID};
     const char *fused[8];

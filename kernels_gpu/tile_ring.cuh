@@ -1,6 +1,6 @@
 /* What the GPU variants that stream xy tiles through shared memory along z share (tile25d and
  * the fused step's fused25d): the pipeline depth, the rings' sizes, the copy plans that fill
- * them with cp.async, the tiles they compile, and the checks and dispatch of their launches. */
+ * them with cp.async, and the checks of their launches. */
 #ifndef KERNELS_GPU_TILE_RING_CUH
 #define KERNELS_GPU_TILE_RING_CUH
 
@@ -31,8 +31,44 @@ static constexpr __host__ __device__ int tile_ring_slots(int z0, int z1)
     return pow2_at_least(z1 - z0 + 1 + TILE25D_STAGES + 1);
 }
 
-/* The slow path, for rows that are not 16-byte aligned: the tiles of tile_pieces (below), value
- * by value, the pieces worked out again at every plane. */
+/* The pieces one thread copies of a set of tiles, each H rows of W values (PIECES pieces of
+ * V values per row), from up to N arrays stacked one after another in shared memory: piece u is
+ * the thread's u-th (thread t takes t, t + threads, ...), with its source (array base plus offset
+ * within a plane) and its place in the stack, or dst -1 for none. A piece past the last row of
+ * the array, or (value by value) past the end of a row, is not copied: only threads past the
+ * grid's edge read those, and they store nothing. Every u is a constant in the unrolled loops,
+ * so the plan stays in registers (packed by a running count, it went to local memory: a local
+ * load before every copy). */
+template <typename REAL, int MAXU>
+struct copies {
+    const REAL *src[MAXU];
+    int dst[MAXU];
+    __device__ void plan(const REAL *const *arrays, int narrays, const struct kernel_args &a, int i0, int j0, int Y0,
+                         int H, int W, int V)
+    {
+        const int pieces = W / V, per_array = H * pieces, rows = min(H, a.ny + HALO - (j0 + Y0));
+        const int columns = min(W, (int)a.sy - i0), threads = blockDim.x * blockDim.y;
+#pragma unroll
+        for (int u = 0; u < MAXU; u++) {
+            const int t = threadIdx.y * blockDim.x + threadIdx.x + u * threads;
+            const int q = t / per_array, r = (t - q * per_array) / pieces, c = (t - q * per_array - r * pieces) * V;
+            const bool copied = t < narrays * per_array && r < rows && c < columns;
+            src[u] = copied ? arrays[q] + (long)(j0 + Y0 + r + HALO) * a.sy + i0 + c : nullptr;
+            dst[u] = copied ? q * per_array * V + r * W + c : -1;
+        }
+    }
+    /* Starts the copies of plane p into the stack at tile. */
+    __device__ __forceinline__ void fetch(REAL *tile, const struct kernel_args &a, int p, int bytes) const
+    {
+        const long plane = (long)(p + HALO) * a.sz;
+#pragma unroll
+        for (int u = 0; u < MAXU; u++)
+            if (dst[u] >= 0) __pipeline_memcpy_async(tile + dst[u], src[u] + plane, bytes);
+    }
+};
+
+/* The slow path, for rows that are not 16-byte aligned: the same tiles, value by value, the
+ * pieces worked out again at every plane. */
 template <typename REAL>
 static __device__ void fetch_values(REAL *tile, const REAL *const *arrays, int narrays, const struct kernel_args &a,
                                     int i0, int j0, int Y0, int H, int W, int p)
@@ -45,13 +81,11 @@ static __device__ void fetch_values(REAL *tile, const REAL *const *arrays, int n
     }
 }
 
-/* The 16-byte pieces one thread copies of one tile of H rows of W values (V values a piece), for a
- * block of BX x BY threads: thread t copies pieces t, t + BX*BY, ...; for each, its offset within
- * a plane of the array (-1: past the array's last row or column, not copied; only threads past
- * the grid's edge read those, and they store nothing) stays in a register and its place in the
- * tile is a constant division away, so a plane costs a thread one add and one cp.async per
- * piece. (Packed by a running count, the plan was indexed at run time and went to local memory:
- * a local load before every copy.) */
+/* The same pieces planned at compile time, for a block of BX x BY threads and one tile of H rows
+ * of W values (16-byte pieces of V values): thread t copies pieces t, t + BX*BY, ...; for each,
+ * its offset within a plane of the array (-1: past the array's edge, not copied) stays in a
+ * register and its place in the tile is a constant division away, so a plane costs a thread one
+ * add and one cp.async per piece. */
 template <typename REAL, int BX, int BY, int H, int W>
 struct tile_pieces {
     static constexpr int V = 16 / sizeof(REAL), P = W / V, T = BX * BY, N = (H * P + T - 1) / T;
@@ -77,26 +111,16 @@ struct tile_pieces {
     }
 };
 
-/* The tiles (BX x BY threads, Bz = 1) a tiled variant compiles: both sizes are template
- * parameters, so every piece's place and ring offset is a constant (tile_pieces). Among them
- * every winner of the tuner on the H100 (tile25d: 128x4, 128x2, 32x8; fused25d: 64x2, 32x4, 128x2). */
-#define TILE_SHAPES(X, ...) \
-    X(32, 4, __VA_ARGS__) X(32, 8, __VA_ARGS__) X(64, 2, __VA_ARGS__) X(64, 4, __VA_ARGS__) X(128, 2, __VA_ARGS__) X(128, 4, __VA_ARGS__)
-
-/* The launch checks of a tiled variant: one of TILE_SHAPES, `bytes` of shared memory per block
- * within the device's, and (blocks marching `nodes` planes) a grid of at most 65535 blocks in y
- * and z. 0, or -1 saying why. */
+/* The launch checks of a tiled variant: blocks of Bx = 32, 64 or 128 and Bz = 1, `bytes` of
+ * shared memory per block within the device's, and (blocks marching `nodes` planes) a grid of at
+ * most 65535 blocks in y and z. 0, or -1 saying why. */
 static inline int tile_launch_fits(const struct kernel_args *a, size_t bytes, int nodes, char *why, size_t n)
 {
     const int *b = a->block;
     int smem_max = 0;
     cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
-#define TILE_IS(x, y, ...) || (b[0] == x && b[1] == y && b[2] == 1)
-#define TILE_NAME(x, y, ...) " " #x "x" #y "x1"
-    if (!(0 TILE_SHAPES(TILE_IS, )))
-        snprintf(why, n, "block %dx%dx%d: a tiled variant takes the tiles" TILE_SHAPES(TILE_NAME, ), b[0], b[1], b[2]);
-#undef TILE_IS
-#undef TILE_NAME
+    if ((b[0] != 32 && b[0] != 64 && b[0] != 128) || b[2] != 1)
+        snprintf(why, n, "block %dx%dx%d: a tiled variant takes Bx of 32, 64 or 128 and Bz = 1", b[0], b[1], b[2]);
     else if (bytes > (size_t)smem_max)
         snprintf(why, n, "block %dx%dx%d needs %zu bytes of shared memory, more than the device's %d", b[0], b[1], b[2],
                  bytes, smem_max);
@@ -104,20 +128,18 @@ static inline int tile_launch_fits(const struct kernel_args *a, size_t bytes, in
     return -1;
 }
 
-/* Launches kernel k<bx, by> (one of TILE_SHAPES; anything else an empty grid, which CUDA reports
- * as an invalid configuration) with `bytes` of dynamic shared memory, opting in above 48 KiB. */
-#define TILE_LAUNCH(k, bx, by, grid, block, bytes, ...)                                                                \
+/* Launches kernel k<BX> (BX = 32, 64 or 128; anything else an empty grid, which CUDA reports as an
+ * invalid configuration) with `bytes` of dynamic shared memory, opting in above 48 KiB. */
+#define TILE_LAUNCH(k, bx, grid, block, bytes, ...)                                                                    \
     do {                                                                                                               \
-        const int bx_ = (bx), by_ = (by);                                                                              \
         auto launch_ = [&](auto kern) {                                                                                \
             if ((bytes) > 48 * 1024) cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(bytes)); \
             kern<<<(grid), (block), (bytes)>>>(__VA_ARGS__);                                                           \
         };                                                                                                             \
-        if (0) {                                                                                                       \
-        }                                                                                                              \
-        TILE_SHAPES(TILE_LAUNCH_ONE, k)                                                                                \
-        else k<32, 4><<<dim3(0), (block), (bytes)>>>(__VA_ARGS__);                                                     \
+        if ((bx) == 32) launch_(k<32>);                                                                                \
+        else if ((bx) == 64) launch_(k<64>);                                                                           \
+        else if ((bx) == 128) launch_(k<128>);                                                                         \
+        else k<32><<<dim3(0), (block), (bytes)>>>(__VA_ARGS__);                                                        \
     } while (0)
-#define TILE_LAUNCH_ONE(x, y, k) else if (bx_ == x && by_ == y) launch_(k<x, y>);
 
 #endif
