@@ -11,19 +11,27 @@
 
 static const char usage[] =
     "usage: fdtdbench compare [--ignore COLUMNS] OLD.csv NEW.csv\n"
-    "Matches the rows of two results files (run, sweep, bench, tune) by their configuration\n"
-    "(table, scheme, component, device, precision, coef, variant, grid, block, nodes, threads)\n"
-    "and prints, per row, NEW/OLD for updates/s and for pct_bw, and a verdict on pct_bw:\n"
+    "Matches the rows of two results files (run, sweep, bench, tune, or step) by their\n"
+    "configuration (table, scheme, component, device, precision, coef, variant, boundary, grid,\n"
+    "block, nodes, threads; a step file has no component, the others no boundary) and prints,\n"
+    "per row, NEW/OLD for updates/s (a step file's cells/s) and for pct_bw, and a verdict on pct_bw:\n"
     "faster or slower when the two differ by more than the wider of their spreads, else\n"
     "within noise. A row's spread is its pct_bw_spread column (the range of its interleaved\n"
     "probe/kernel pairs) or, in files without it, pct_bw scaled by (max_ms - min_ms) / median_ms.\n"
     "Rows in only one file are listed as such. --ignore table,variant compares two variants\n"
     "(or two sweeps' names) row by row; a row is shown with OLD's values.\n";
 
-/* The columns that name a configuration: rows with equal values here are the same measurement. */
+/* The columns that name a configuration: rows with equal values here are the same measurement.
+ * A file may lack the optional ones: nodes (older files: one node per thread), component (a step
+ * file's rows are whole steps) and boundary (only step files have one). */
 static const char *const key_columns[] = {"table", "scheme", "component", "device", "precision", "coef", "variant",
-                                          "nx", "ny", "nz", "block", "nodes", "threads"};
+                                          "boundary", "nx", "ny", "nz", "block", "nodes", "threads"};
 enum { NKEY = sizeof key_columns / sizeof key_columns[0] };
+
+static int optional_key(const char *name)
+{
+    return !strcmp(name, "nodes") || !strcmp(name, "component") || !strcmp(name, "boundary");
+}
 
 struct row {
     const char *key[NKEY];
@@ -91,25 +99,25 @@ static void load(struct file *f, const char *path)
             for (int c = 0; c < ncol; c++) {
                 for (int k = 0; k < NKEY; k++)
                     if (!strcmp(head[c], key_columns[k])) at[k] = c;
-                if (!strcmp(head[c], "updates_per_s")) c_upd = c;
+                if (!strcmp(head[c], "updates_per_s") || !strcmp(head[c], "cells_per_s")) c_upd = c;
                 if (!strcmp(head[c], "pct_bw")) c_pct = c;
                 if (!strcmp(head[c], "pct_bw_spread")) c_spread = c;
                 if (!strcmp(head[c], "min_ms")) c_min = c;
                 if (!strcmp(head[c], "median_ms")) c_med = c;
                 if (!strcmp(head[c], "max_ms")) c_max = c;
             }
-            /* nodes is newer than the rest: files without it measured one node per thread */
             for (int k = 0; k < NKEY; k++)
-                if (at[k] < 0 && strcmp(key_columns[k], "nodes"))
+                if (at[k] < 0 && !optional_key(key_columns[k]))
                     cli_error("%s: no column '%s' (expected the columns of harness/metrics.h)", path, key_columns[k]);
             if (c_upd < 0 || c_pct < 0 || c_min < 0 || c_med < 0 || c_max < 0)
-                cli_error("%s: needs columns updates_per_s, pct_bw, min_ms, median_ms, max_ms", path);
+                cli_error("%s: needs columns updates_per_s (or cells_per_s), pct_bw, min_ms, median_ms, max_ms", path);
             continue;
         }
         int got = fields(l, cell, MAXCOL);
         if (got != ncol) cli_error("%s:%d: %d fields where the header has %d", path, line, got, ncol);
         struct row *r = &f->rows[f->nrows++];
-        for (int k = 0; k < NKEY; k++) r->key[k] = at[k] < 0 ? "1" : cell[at[k]];
+        for (int k = 0; k < NKEY; k++) /* a missing nodes column: one node per thread */
+            r->key[k] = at[k] >= 0 ? cell[at[k]] : !strcmp(key_columns[k], "nodes") ? "1" : NULL;
         r->updates = number(f, line, "updates_per_s", cell[c_upd]);
         r->pct = number(f, line, "pct_bw", cell[c_pct]);
         if (c_spread >= 0 && *cell[c_spread]) {
@@ -142,16 +150,24 @@ static void parse_ignore(char *list)
 static int same_key(const struct row *a, const struct row *b)
 {
     for (int k = 0; k < NKEY; k++)
-        if (!ignored[k] && strcmp(a->key[k], b->key[k])) return 0;
+        if (!ignored[k] && (!a->key[k] || !b->key[k] ? a->key[k] != b->key[k] : strcmp(a->key[k], b->key[k]) != 0))
+            return 0;
     return 1;
 }
 
-/* "table5-allthreads fv24 hx cpu f32 array plain 300x300x300 block 0x0x1 nodes 1 threads 2" */
+/* "table5-allthreads fv24 hx cpu f32 array plain 300x300x300 block 0x0x1 nodes 1 threads 2";
+ * a step file's: "step fv24 gpu f32 array fused25d periodic 512x512x512 block 64x2x1 ..." */
 static void describe(const struct row *r, char *out, size_t n)
 {
-    snprintf(out, n, "%s %s %s %s %s %s %s %sx%sx%s block %s nodes %s threads %s", r->key[0], r->key[1], r->key[2],
-             r->key[3], r->key[4], r->key[5], r->key[6], r->key[7], r->key[8], r->key[9], r->key[10], r->key[11],
-             r->key[12]);
+    size_t m = 0;
+    out[0] = '\0';
+    for (int k = 0; k < NKEY && m < n; k++) {
+        const char *name = key_columns[k];
+        if (!r->key[k]) continue;
+        const char *sep = !m ? "" : !strcmp(name, "ny") || !strcmp(name, "nz") ? "x" : " ";
+        const int labelled = !strcmp(name, "block") || !strcmp(name, "nodes") || !strcmp(name, "threads");
+        m += (size_t)snprintf(out + m, n - m, "%s%s%s%s", sep, labelled ? name : "", labelled ? " " : "", r->key[k]);
+    }
 }
 
 /* faster / slower when pct_bw moved by more than the wider of the two spreads. */
@@ -180,7 +196,7 @@ int cmd_compare(int argc, char **argv)
     load(&old, paths[0]);
     load(&new, paths[1]);
     int counts[3] = {0, 0, 0}, only_old = 0, only_new = 0;
-    printf("| configuration | updates/s old | new | new/old | %% bw old (spread) | new (spread) | new/old | verdict |\n");
+    printf("| configuration | updates (cells) /s old | new | new/old | %% bw old (spread) | new (spread) | new/old | verdict |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---|\n");
     for (int i = 0; i < old.nrows; i++) {
         struct row *o = &old.rows[i], *w = NULL;

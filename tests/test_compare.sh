@@ -85,12 +85,34 @@ printf 'table,scheme\nt,fv24\n' >"$tmp/bad.csv"
 "$bin" compare "$tmp/bad.csv" "$tmp/new.csv" >/dev/null 2>"$tmp/err"
 rc=$?
 f=
-[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "no column 'component'" "$tmp/err" || f="exit $rc: $(cat "$tmp/err")"
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "no column 'device'" "$tmp/err" || f="exit $rc: $(cat "$tmp/err")"
 result missing_column_refused "$f"
 "$bin" compare "$tmp/old.csv" >/dev/null 2>"$tmp/err"
 rc=$?
 f=
 [ $rc -eq 2 ] && grep -q "needs OLD.csv and NEW.csv" "$tmp/err" || f="exit $rc: $(cat "$tmp/err")"
 result one_file_refused "$f"
+
+# Step files (fdtdbench step, bench's step table): no component column, a boundary, and cells/s
+# for the throughput; rows match by variant and boundary.
+shead="table,code,scheme,device,variant,precision,coef,boundary,nx,ny,nz,block,nodes,threads,steps,reps,min_ms,median_ms,max_ms,cells_per_s,pct_bw,pct_bw_spread"
+cat >"$tmp/sold.csv" <<EOF
+$shead
+step,fdtdbench,fv24,gpu,fused,f32,array,periodic,512,512,512,32x4x1,1,0,10,3,9,9,9,1e10,63,0.5
+step,fdtdbench,fv24,gpu,fused25d,f32,array,periodic,512,512,512,64x2x1,16,0,10,3,7,7,7,1.3e10,83,0.4
+EOF
+cat >"$tmp/snew.csv" <<EOF
+$shead
+step,fdtdbench,fv24,gpu,fused25d,f32,array,periodic,512,512,512,64x2x1,16,0,10,3,7,7,7,1.3e10,82.9,0.4
+step,fdtdbench,fv24,gpu,fused25d,f32,array,pec,512,512,512,64x2x1,16,0,10,3,7,7,7,1.2e10,80,0.4
+EOF
+out=$("$bin" compare "$tmp/sold.csv" "$tmp/snew.csv" 2>&1)
+f=
+echo "$out" | grep -q "^| step fv24 gpu f32 array fused25d periodic 512x512x512 block 64x2x1 nodes 16 threads 0 | 1.3e+10 | 1.3e+10 | 1.000 | 83.0 (0.4) | 82.9 (0.4) | .* | within noise |" || f="matched row: $out"
+echo "$out" | grep -q "^only in OLD: step fv24 gpu f32 array fused periodic" || f="$f
+fused not listed as only in OLD"
+echo "$out" | grep -q "^only in NEW: step fv24 gpu f32 array fused25d pec" || f="$f
+pec not listed as only in NEW"
+result step_files "$f"
 
 summary
