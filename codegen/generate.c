@@ -617,7 +617,8 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
     if (s == n) die("no scheme '%s' among the spec files given", key[0]);
     struct kernel_desc k = {&schemes[s], index_of(component_names, NCOMPONENTS, key[1], "component"),
                             index_of(precision_names, 2, key[2], "precision"),
-                            index_of(coef_names, NCOEF_STORAGES, key[3], "coefficient storage"), t.variant, &t.traits};
+                            index_of(coef_names, NCOEF_STORAGES, key[3], "coefficient storage"), t.variant, &t.traits,
+                            t.device};
     struct counts c = scheme_counts(k.s, k.precision, k.coef);
     struct buf out = {0};
     put(&out, "/* %s %s, %s, %s coefficients, variant %s (%s): one update is %d flops, %d reads and %d write;\n"
