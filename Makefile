@@ -87,7 +87,7 @@ $(GEN)/gpu_%.o: $(GEN)/gpu_%.cu
 GEN_SRC   := codegen/generate.c stencils/spec.c analysis/design.c codegen/embed.c
 $(GEN)/generate: $(GEN_SRC) stencils/spec.h analysis/design.h codegen/embed.h
 	@mkdir -p $(GEN)
-	$(CC) -std=c11 -Wall -Wextra -O1 $(SANFLAGS) -Istencils -Ianalysis -Icodegen -o $@ $(GEN_SRC) -lm
+	$(CC) -std=c11 -Wall -Wextra $(filter -Werror,$(CFLAGS)) -O1 $(SANFLAGS) -Istencils -Ianalysis -Icodegen -o $@ $(GEN_SRC) -lm
 
 $(GEN)/cpu_%.c: kernels_cpu/%.c.in $(GEN)/generate $(SPECS)
 	$(GEN)/generate variant $< $@ $(SPECS)
