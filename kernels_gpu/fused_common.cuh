@@ -10,6 +10,10 @@ extern "C" {
 
 struct fused_args { struct kernel_args a[3]; }; /* by value, in the parameter space */
 
+/* 1 if coordinate c of an axis of n nodes lies within HALO + 1 of a side, where a node writes
+ * halo images or a PEC wall (store_images); elsewhere a plain store will do. */
+static __device__ __forceinline__ bool near_side(int c, int n) { return c <= HALO || c >= n - HALO; }
+
 /* Writes v at node n of component comp and every halo cell that takes its value from n
  * (halo_rule.h; PEC wall nodes are zero), so that no refresh launch follows the half-step: along
  * each axis at most one image, so at most 7 in all (an edge or corner node). No thread reads a

@@ -128,17 +128,21 @@ static inline int tile_launch_fits(const struct kernel_args *a, size_t bytes, in
     return -1;
 }
 
-/* Launches kernel k<BX> (BX = 32, 64 or 128; anything else an empty grid, which CUDA reports as an
- * invalid configuration) with `bytes` of dynamic shared memory, opting in above 48 KiB. */
+/* Launches kernel with `bytes` of dynamic shared memory, opting in above the default 48 KiB. */
+template <typename K, typename... Args>
+static void tile_launch(K kernel, dim3 grid, dim3 block, size_t bytes, const Args &...args)
+{
+    if (bytes > 48 * 1024) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    kernel<<<grid, block, bytes>>>(args...);
+}
+
+/* Launches k<bx> (bx = 32, 64 or 128; anything else an empty grid, which CUDA reports as an
+ * invalid configuration) through tile_launch. */
 #define TILE_LAUNCH(k, bx, grid, block, bytes, ...)                                                                    \
     do {                                                                                                               \
-        auto launch_ = [&](auto kern) {                                                                                \
-            if ((bytes) > 48 * 1024) cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(bytes)); \
-            kern<<<(grid), (block), (bytes)>>>(__VA_ARGS__);                                                           \
-        };                                                                                                             \
-        if ((bx) == 32) launch_(k<32>);                                                                                \
-        else if ((bx) == 64) launch_(k<64>);                                                                           \
-        else if ((bx) == 128) launch_(k<128>);                                                                         \
+        if ((bx) == 32) tile_launch(k<32>, grid, block, bytes, __VA_ARGS__);                                           \
+        else if ((bx) == 64) tile_launch(k<64>, grid, block, bytes, __VA_ARGS__);                                      \
+        else if ((bx) == 128) tile_launch(k<128>, grid, block, bytes, __VA_ARGS__);                                    \
         else k<32><<<dim3(0), (block), (bytes)>>>(__VA_ARGS__);                                                        \
     } while (0)
 
