@@ -69,6 +69,7 @@ int step_supported(const struct step_config *c) { return step_kernel(c, HX) && s
 
 struct stepper {
     struct step_config c;
+    int fused;                            /* k[] from a fused variant: one kernel per half-step */
     const struct kernel_entry *k[NCOMPONENTS];
     void *f[NCOMPONENTS][MAX_LEVELS];     /* f[comp][0] the newest level */
     void *coef[NCOMPONENTS][MAX_COEFS];   /* COEF_ARRAY: da[0..L), db[0..G) of each component;
@@ -254,6 +255,7 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
         return NULL;
     }
     m->c = *c;
+    m->fused = step_fused_traits(c->b->device, c->variant) != NULL;
     m->sy = c->grid[0] + 2 * HALO;
     m->sz = m->sy * (c->grid[1] + 2 * HALO);
     m->cells = (size_t)m->sz * (size_t)(c->grid[2] + 2 * HALO);
@@ -305,7 +307,7 @@ fail:
 static int half_step(struct stepper *m, int first, char *why, size_t n)
 {
     const struct step_config *c = &m->c;
-    const int L = c->s->levels, G = c->s->ngroups, fused = step_fused_traits(c->b->device, c->variant) != NULL;
+    const int L = c->s->levels, G = c->s->ngroups, fused = m->fused;
     struct kernel_args args[3];
     memset(args, 0, sizeof args);
     for (int comp = first; comp < first + 3; comp++) { /* the arguments of each component */

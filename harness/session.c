@@ -43,6 +43,16 @@ void session_print(const struct session *s, FILE *f)
                 s->bw.copy_name, s->bw.copy_gbs, s->bw.second_name, s->bw.second_gbs);
 }
 
+/* A variant's declared default launch (its traits' block and nodes; nodes only where none were
+ * given): 1 if it declares one, else 0. */
+static int declared_launch(const struct variant_traits *t, int block[3], int *nodes)
+{
+    if (!t || !t->block[0]) return 0;
+    memcpy(block, t->block, 3 * sizeof *block);
+    if (!*nodes) *nodes = t->nodes;
+    return 1;
+}
+
 /* The launch a run uses where it was not given: with no block, the tuned one, else the variant's
  * declared default (its traits), else the paper's Table 3 shape with one node per thread; with
  * a block given, the variant's declared nodes per thread unless those were given too (a marching
@@ -61,11 +71,7 @@ void default_launch(const struct session *s, struct run_config *c)
         if (!c->nodes) c->nodes = nodes;
         return;
     }
-    if (k && k->traits.block[0]) {
-        memcpy(c->block, k->traits.block, sizeof c->block);
-        if (!c->nodes) c->nodes = k->traits.nodes;
-        return;
-    }
+    if (declared_launch(k ? &k->traits : NULL, c->block, &c->nodes)) return;
     const struct paper_scheme *p = paper_find(c->scheme->name);
     static const int fallback[3] = {32, 4, 2};
     memcpy(c->block, p ? p->best_block : fallback, sizeof c->block);
@@ -82,12 +88,8 @@ void step_default_launch(const struct session *s, struct step_run *c)
         if (!sc->nodes) sc->nodes = nodes;
         return;
     }
-    const struct variant_traits *t = step_fused_traits(s->device, sc->variant);
-    if (t && t->block[0]) { /* a fused variant's own default (fused25d: a tile marching its planes) */
-        memcpy(sc->block, t->block, sizeof sc->block);
-        if (!sc->nodes) sc->nodes = t->nodes;
-        return;
-    }
+    /* a fused variant's own default (fused25d: a tile marching its planes) */
+    if (declared_launch(step_fused_traits(s->device, sc->variant), sc->block, &sc->nodes)) return;
     struct run_config rc = {.scheme = sc->s, .component = HX, .precision = sc->precision, .coef = sc->coef,
                             .device = s->device, .variant = step_kernel_variant(s->device, "components"),
                             .nodes = sc->nodes};
