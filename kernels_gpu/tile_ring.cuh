@@ -20,14 +20,6 @@
  * S44 spilled). */
 #define TILE_MAX_THREADS(REAL, MAX) (sizeof(REAL) == 4 ? (MAX) : (MAX) / 2)
 
-/* Rows of nodes per thread (adjacent in y) of a tiled kernel: a point two rows share is loaded
- * once, and the per-plane bookkeeping (copies, ring offsets, barrier) is paid once for both.
- * Without coefficient arrays the kernels are bound by instruction issue, and two rows gained 3
- * to 15 points of bandwidth on the H100 (tile25d, FV24 uniform 67 -> 80%); with arrays they are
- * bound by latency, and two rows (twice the node operands in registers) gained 1 or 2 points for
- * some components and lost 4 to 14 for others (docs/performance-notes.md). */
-static constexpr __host__ __device__ int tile_rows(bool array) { return array ? 1 : 2; }
-
 static constexpr __host__ __device__ int pow2_at_least(int n) { return n <= 1 ? 1 : 2 * pow2_at_least((n + 1) / 2); }
 
 /* Ring slots of a field whose points span planes z0 .. z1 about the node: a node at plane k reads
