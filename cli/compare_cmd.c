@@ -13,7 +13,8 @@ static const char usage[] =
     "usage: fdtdbench compare [--ignore COLUMNS] OLD.csv NEW.csv\n"
     "Matches the rows of two results files (run, sweep, bench, tune, or step) by their\n"
     "configuration (table, scheme, component, device, precision, coef, variant, boundary, grid,\n"
-    "block, nodes, threads; a step file has no component, the others no boundary) and prints,\n"
+    "block, nodes, rows, threads; a step file has no component, the others no boundary, and a\n"
+    "file from before rows were recorded matches any value there) and prints,\n"
     "per row, NEW/OLD for updates/s (a step file's cells/s) and for pct_bw, and a verdict on pct_bw:\n"
     "faster or slower when the two differ by more than the wider of their spreads, else\n"
     "within noise. A row's spread is its pct_bw_spread column (the range of its interleaved\n"
@@ -22,15 +23,21 @@ static const char usage[] =
     "(or two sweeps' names) row by row; a row is shown with OLD's values.\n";
 
 /* The columns that name a configuration: rows with equal values here are the same measurement.
- * A file may lack the optional ones: nodes (older files: one node per thread), component (a step
- * file's rows are whole steps) and boundary (only step files have one). */
+ * A file may lack the optional ones: nodes (older files: one node per thread), rows (older files:
+ * not recorded, see unknown_key), component (a step file's rows are whole steps) and boundary
+ * (only step files have one). */
 static const char *const key_columns[] = {"table", "scheme", "component", "device", "precision", "coef", "variant",
-                                          "boundary", "nx", "ny", "nz", "block", "nodes", "threads"};
+                                          "boundary", "nx", "ny", "nz", "block", "nodes", "rows", "threads"};
 enum { NKEY = sizeof key_columns / sizeof key_columns[0] };
+
+/* Optional columns whose absence says nothing: a file from before rows were recorded ran its
+ * kernels' defaults of the day, which are not known, so such a row matches whatever the other
+ * file has there (the pair is not compared on that column). */
+static int unknown_key(const char *name) { return !strcmp(name, "rows"); }
 
 static int optional_key(const char *name)
 {
-    return !strcmp(name, "nodes") || !strcmp(name, "component") || !strcmp(name, "boundary");
+    return !strcmp(name, "nodes") || unknown_key(name) || !strcmp(name, "component") || !strcmp(name, "boundary");
 }
 
 struct row {
@@ -116,7 +123,7 @@ static void load(struct file *f, const char *path)
         int got = fields(l, cell, MAXCOL);
         if (got != ncol) cli_error("%s:%d: %d fields where the header has %d", path, line, got, ncol);
         struct row *r = &f->rows[f->nrows++];
-        for (int k = 0; k < NKEY; k++) /* a missing nodes column: one node per thread */
+        for (int k = 0; k < NKEY; k++) /* a missing nodes column: one node per thread; other missing ones NULL */
             r->key[k] = at[k] >= 0 ? cell[at[k]] : !strcmp(key_columns[k], "nodes") ? "1" : NULL;
         r->updates = number(f, line, "updates_per_s", cell[c_upd]);
         r->pct = number(f, line, "pct_bw", cell[c_pct]);
@@ -149,13 +156,14 @@ static void parse_ignore(char *list)
 
 static int same_key(const struct row *a, const struct row *b)
 {
-    for (int k = 0; k < NKEY; k++)
-        if (!ignored[k] && (!a->key[k] || !b->key[k] ? a->key[k] != b->key[k] : strcmp(a->key[k], b->key[k]) != 0))
-            return 0;
+    for (int k = 0; k < NKEY; k++) {
+        if (ignored[k] || ((!a->key[k] || !b->key[k]) && unknown_key(key_columns[k]))) continue;
+        if (!a->key[k] || !b->key[k] ? a->key[k] != b->key[k] : strcmp(a->key[k], b->key[k]) != 0) return 0;
+    }
     return 1;
 }
 
-/* "table5-allthreads fv24 hx cpu f32 array plain 300x300x300 block 0x0x1 nodes 1 threads 2";
+/* "table5-allthreads fv24 hx cpu f32 array plain 300x300x300 block 0x0x1 nodes 1 rows 1 threads 2";
  * a step file's: "step fv24 gpu f32 array fused25d periodic 512x512x512 block 64x2x1 ..." */
 static void describe(const struct row *r, char *out, size_t n)
 {
@@ -165,7 +173,8 @@ static void describe(const struct row *r, char *out, size_t n)
         const char *name = key_columns[k];
         if (!r->key[k]) continue;
         const char *sep = !m ? "" : !strcmp(name, "ny") || !strcmp(name, "nz") ? "x" : " ";
-        const int labelled = !strcmp(name, "block") || !strcmp(name, "nodes") || !strcmp(name, "threads");
+        const int labelled = !strcmp(name, "block") || !strcmp(name, "nodes") || !strcmp(name, "rows") ||
+                             !strcmp(name, "threads");
         m += (size_t)snprintf(out + m, n - m, "%s%s%s%s", sep, labelled ? name : "", labelled ? " " : "", r->key[k]);
     }
 }

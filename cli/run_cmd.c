@@ -19,7 +19,7 @@ static const char *const run_usage =
 
 /* Options common to run and sweep. */
 struct options {
-    int device, precision, coef, reps, csv, threads, nodes;
+    int device, precision, coef, reps, csv, threads, nodes, rows;
     int grid[3];
     const char *variant;
     char schemes_help[160];
@@ -72,6 +72,7 @@ static void print_result(const struct session *s, const struct run_config *c, co
            c->grid[1], c->grid[2], c->device == DEV_CPU ? "tile" : "block", c->block[0], c->block[1], c->block[2]);
     if (c->device == DEV_CPU) printf(" threads %d", r->threads);
     if (c->nodes > 1) printf(" nodes %d", c->nodes);
+    if (c->rows > 1) printf(" rows %d", c->rows);
     printf(": verified\n");
     struct record m = {"run", c, r, &s->desc, NAN};
     metrics_text(stdout, &update_metrics, &m);
@@ -93,6 +94,7 @@ int cmd_run(int argc, char **argv)
         {"tile", CLI_TEXT, "JxK", "CPU tile of J rows by K planes, at most the grid (whole rows of one plane)", &tile, 0, 0, NULL, 0},
         {"block", CLI_TEXT, "BXxBYxBZ", "GPU thread block (the tuned one, else the paper's Table 3 shape)", &block, 0, 0, NULL, 0},
         CLI_OPT_NODES(&o.nodes),
+        CLI_OPT_ROWS(&o.rows),
         CLI_OPT_PRECISION(&o.precision),
         CLI_OPT_COEF(&o.coef),
         CLI_OPT_VARIANT(&o.variant),
@@ -105,7 +107,7 @@ int cmd_run(int argc, char **argv)
                            .precision = o.precision, .coef = o.coef, .device = o.device,
                            .variant = o.variant ? o.variant : default_variant(o.device),
                            .grid = {o.grid[0], o.grid[1], o.grid[2]}, .threads = o.threads, .reps = o.reps,
-                           .nodes = o.nodes};
+                           .nodes = o.nodes, .rows = o.rows};
     struct session s;
     session_open(&s, o.device);
     if (tile || block) parse_block(tile ? "--tile" : "--block", tile ? tile : block, o.device, c.block);
@@ -141,7 +143,7 @@ static struct run_config sweep_config(const struct session *s, const struct opti
     struct run_config c = {.scheme = scheme, .component = component, .precision = o->precision, .coef = o->coef,
                            .device = o->device, .variant = o->variant ? o->variant : default_variant(o->device),
                            .grid = {grid[0], grid[1], grid[2]}, .threads = threads, .reps = o->reps,
-                           .nodes = o->nodes};
+                           .nodes = o->nodes, .rows = o->rows};
     if (block) memcpy(c.block, block, sizeof c.block);
     default_launch(s, &c);
     return c;
@@ -172,6 +174,7 @@ int cmd_sweep(int argc, char **argv)
         CLI_OPT_COEF(&o.coef),
         CLI_OPT_VARIANT(&o.variant),
         CLI_OPT_NODES(&o.nodes),
+        CLI_OPT_ROWS(&o.rows),
         CLI_OPT_REPS(&o.reps),
         CLI_OPT_RESULTS(&dir),
         {"name", CLI_STEM, "NAME", "file name stem and the rows' table column (sweep)", &name, 0, 0, NULL, 0},

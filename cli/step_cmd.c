@@ -58,6 +58,7 @@ int cmd_step(int argc, char **argv)
         {"block", CLI_TEXT, "JxK|BXxBYxBZ", "CPU tile of J rows by K planes, or GPU thread block (tuned, else Table 3)",
          &block, 0, 0, NULL, 0},
         {"nodes", CLI_INT, "N", "GPU: nodes per thread along z (tuned, else the variant's)", &c.c.nodes, 1, 64, NULL, 0},
+        CLI_OPT_ROWS(&c.c.rows),
         {"boundary", CLI_CHOICE, "periodic|pec", "periodic wrap, or PEC walls (tangential E zero) (periodic)",
          &c.c.boundary, 0, 0, boundary_names, NBOUNDARIES},
         CLI_OPT_REPS(&c.reps),
@@ -84,7 +85,7 @@ int cmd_step(int argc, char **argv)
     if (!step_supported(&c.c))
         cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, fused25d on a GPU, or a kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
-    if (!block) step_default_launch(&s, &c);
+    step_default_launch(&s, &c); /* with --block given: only rows, where not given */
     double w[MAX_GROUPS];
     char why[512];
     if (step_vacuum(&c.c, w, why, sizeof why)) cli_error("%s", why);

@@ -23,75 +23,101 @@
 
 static const char *const help =
     "usage: fdtdbench tune [OPTIONS]\n"
-    "Finds the fastest launch (thread-block shape, and nodes per thread for the variants that march\n"
-    "along z) of each GPU kernel variant, scheme and component on this GPU, every measurement\n"
-    "verified first, and saves the winners in " TUNED_DIR "/<gpu>.conf, which run, sweep and bench\n"
-    "then use. Kernels already in that file are reused unless --force is given. Every measurement\n"
-    "is also written to results/<gpu>/tune-<date>.csv (table \"blocks\"; \"blocks-f64\",\n"
-    "\"blocks-uniform\" and so on for the other precisions and storages).\n"
+    "Finds the fastest launch (thread-block shape; nodes per thread for the variants that march\n"
+    "along z; rows of nodes per thread along y for the tiled ones) of each GPU kernel variant,\n"
+    "scheme and component on this GPU, every measurement verified first, and saves the winners in\n"
+    TUNED_DIR "/<gpu>.conf, which run, sweep and bench then use. Kernels already in that file are\n"
+    "reused unless --force is given. Every measurement is also written to\n"
+    "results/<gpu>/tune-<date>.csv (table \"blocks\"; \"blocks-f64\", \"blocks-uniform\" and so on\n"
+    "for the other precisions and storages).\n"
     "Search: for each variant and scheme, the first component tries a coarse set of launches (the\n"
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 1,\n"
-    "8 or 32 nodes per thread), then the neighbours of the best (each extent and the nodes halved\n"
-    "and doubled, up to 128 nodes) until none is faster; the other components try that winner and\n"
-    "its neighbours.\n"
-    "Launches a variant does not take (its traits, shared memory) are skipped.\n"
+    "8 or 32 nodes per thread; tiled variants at their own rows), then the neighbours of the best\n"
+    "(each extent, the nodes and the rows halved and doubled, up to 128 nodes and 8 rows) until\n"
+    "none is faster; the other components try that winner and its neighbours.\n"
+    "Launches a variant does not take (its traits, shared memory, the row counts it was compiled\n"
+    "for) are skipped.\n"
     "--step tunes the fused full step's launch (fdtdbench step --variant fused, and the tiled fused25d)\n"
-    "of each scheme and coefficient storage instead, saved as variant step:VARIANT; step and bench use it.\n";
+    "of each scheme and coefficient storage instead, saved as variant step:VARIANT; step and bench use it;\n"
+    "the tiled one's best launch then also with its rows halved and doubled.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
-/* Launch candidates: a block shape and, for variants that march along z, nodes per thread. */
+/* Launch candidates: a block shape and, for variants that march along z, nodes per thread; for
+ * tiled variants, rows per thread (0: the kernel's default, which try_launches puts in). */
 struct shapes {
     int n;
     int b[MAX_SHAPES][3];
-    int nodes[MAX_SHAPES];
+    int nodes[MAX_SHAPES], rows[MAX_SHAPES];
 };
 
-static void add_launch(struct shapes *s, const int b[3], int nodes)
+static void add_launch(struct shapes *s, const int b[3], int nodes, int rows)
 {
     for (int i = 0; i < s->n; i++)
-        if (!memcmp(s->b[i], b, sizeof s->b[i]) && s->nodes[i] == nodes) return;
-    if (s->n < MAX_SHAPES) memcpy(s->b[s->n], b, sizeof s->b[0]), s->nodes[s->n++] = nodes;
+        if (!memcmp(s->b[i], b, sizeof s->b[i]) && s->nodes[i] == nodes && s->rows[i] == rows) return;
+    if (s->n < MAX_SHAPES) memcpy(s->b[s->n], b, sizeof s->b[0]), s->nodes[s->n] = nodes, s->rows[s->n++] = rows;
 }
 
 /* Nodes per thread (marching variants) the search goes up to. Longer columns gained under a
  * point at 512^3 on the H100 and left smaller grids too few blocks (FV24 in tile25d tuned to 512
- * nodes: 66% of bandwidth at 384^3 against 82% with 64). */
-enum { MAX_TUNED_NODES = 128 };
+ * nodes: 66% of bandwidth at 384^3 against 82% with 64). Rows per thread (tiled variants)
+ * likewise: eight rows spilled registers in every high-order kernel. */
+enum { MAX_TUNED_NODES = 128, MAX_TUNED_ROWS = 8 };
+
+/* ", 2 rows": a launch's rows where they are not the trivial one (run's rule). */
+static const char *rows_text(int rows)
+{
+    static char s[24];
+    s[0] = '\0';
+    if (rows > 1) snprintf(s, sizeof s, ", %d rows", rows);
+    return s;
+}
 
 /* The first component's candidates. Marching variants: flat blocks with one node per thread
  * (best for Yee in zmarch, which a search from 8 did not reach), a short and a long column (36).
- * The others: the paper's Table 3 shapes, then a spread of 3-D shapes (about 22). */
+ * The others: the paper's Table 3 shapes, then a spread of 3-D shapes (about 22). Every one at the
+ * kernel's own rows (the neighbours vary them): the set stays as large. */
 static void coarse_shapes(const struct variant_traits *t, struct shapes *s)
 {
     static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 8, 32};
     if (t->marches) {
         for (int x = 0; x < 4; x++)
             for (int y = 1; y < 4; y++)
-                for (int n = 0; n < 3; n++) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n]);
+                for (int n = 0; n < 3; n++) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n], 0);
         return;
     }
     for (int i = 0; i < (int)(sizeof paper_schemes / sizeof paper_schemes[0]); i++)
-        add_launch(s, paper_schemes[i].best_block, 1);
+        add_launch(s, paper_schemes[i].best_block, 1, 0);
     for (int x = 0; x < 4; x += x == 0 ? 2 : 1) /* 32, 128, 256 */
         for (int y = 0; y < 3; y++)
-            for (int z = 1; z <= (t->flat ? 1 : 2); z++) add_launch(s, (int[3]){bx[x], by[y], z}, 1);
+            for (int z = 1; z <= (t->flat ? 1 : 2); z++) add_launch(s, (int[3]){bx[x], by[y], z}, 1, 0);
 }
 
-/* A launch and its neighbours: each block extent, and the nodes per thread, halved and doubled. */
-static void neighbours(const struct variant_traits *t, const int b[3], int nodes, struct shapes *s)
+/* A launch with its rows per thread halved and doubled, where the variant takes other rows (a
+ * row count the kernel was not compiled for is then refused, by check_launch or step_measure). */
+static void other_rows(const struct variant_traits *t, const int b[3], int nodes, int rows, struct shapes *s)
 {
-    add_launch(s, b, nodes);
+    if (!t->rows) return;
+    if (rows > 1) add_launch(s, b, nodes, rows / 2);
+    if (rows * 2 <= MAX_TUNED_ROWS) add_launch(s, b, nodes, rows * 2);
+}
+
+/* A launch and its neighbours: each block extent, and the nodes per thread, halved and doubled;
+ * for a tiled variant its other rows too. */
+static void neighbours(const struct variant_traits *t, const int b[3], int nodes, int rows, struct shapes *s)
+{
+    add_launch(s, b, nodes, rows);
     for (int d = 0; d < (t->flat ? 2 : 3); d++)
         for (int f = 0; f < 2; f++) {
             int nb[3] = {b[0], b[1], b[2]};
             nb[d] = f ? nb[d] * 2 : nb[d] / 2;
-            if (nb[d] >= 1) add_launch(s, nb, nodes);
+            if (nb[d] >= 1) add_launch(s, nb, nodes, rows);
         }
     if (t->marches) {
-        if (nodes > 1) add_launch(s, b, nodes / 2);
-        if (nodes * 2 <= MAX_TUNED_NODES) add_launch(s, b, nodes * 2);
+        if (nodes > 1) add_launch(s, b, nodes / 2, rows);
+        if (nodes * 2 <= MAX_TUNED_NODES) add_launch(s, b, nodes * 2, rows);
     }
+    other_rows(t, b, nodes, rows, s);
 }
 
 /* The entries of the file, as read and as tuned so far. */
@@ -202,18 +228,23 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
     int improved = 0;
     const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
     for (int i = 0; i < c->n; i++) {
-        if (e->mcells_per_s >= 0 && !memcmp(e->block, c->b[i], sizeof e->block) && e->nodes == c->nodes[i])
+        int rows = c->rows[i];
+        declared_rows(&k->traits, &rows); /* 0: the kernel's own, recorded as such */
+        if (e->mcells_per_s >= 0 && !memcmp(e->block, c->b[i], sizeof e->block) && e->nodes == c->nodes[i] &&
+            e->rows == rows)
             continue; /* the best so far, measured already */
-        if (check_launch(q->s->b, k, q->grid, c->b[i], c->nodes[i], why, sizeof why)) continue;
+        if (check_launch(q->s->b, k, q->grid, c->b[i], c->nodes[i], rows, why, sizeof why)) continue;
         struct run_config rc = {.scheme = scheme_find(e->scheme), .component = e->component, .precision = e->precision,
                                 .coef = e->coef, .device = DEV_GPU, .variant = e->variant,
                                 .grid = {q->grid[0], q->grid[1], q->grid[2]},
-                                .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = q->reps, .nodes = c->nodes[i]};
+                                .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = q->reps, .nodes = c->nodes[i],
+                                .rows = rows};
         struct run_result r;
         q->done++;
         if (measure(q->s->b, &rc, &q->s->desc, &r, why, sizeof why)) {
-            fprintf(stderr, "%stune: %s %s %s block %dx%dx%d, %d nodes FAILED: %s\n", q->tty ? "\r\033[K" : "", e->variant,
-                    e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes, why);
+            fprintf(stderr, "%stune: %s %s %s block %dx%dx%d, %d nodes%s FAILED: %s\n", q->tty ? "\r\033[K" : "",
+                    e->variant, e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes,
+                    rows_text(rc.rows), why);
             q->failed++;
             continue;
         }
@@ -228,15 +259,16 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
         struct record m = {table, &rc, &r, &q->s->desc, NAN};
         if (r.verified && metric_num(METRIC_mcells_per_s, &m) > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
-            e->nodes = rc.nodes;
+            e->nodes = rc.nodes, e->rows = rc.rows;
             memcpy(e->grid, q->grid, sizeof e->grid);
             e->mcells_per_s = metric_num(METRIC_mcells_per_s, &m);
             e->gbs = metric_num(METRIC_gbs_effective, &m);
             improved = 1;
         }
         if (q->tty)
-            fprintf(stderr, "\r\033[K[%d measured] %s %s %s %dx%dx%d x%d ...", q->done, e->variant,
-                    e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes);
+            fprintf(stderr, "\r\033[K[%d measured] %s %s %s %dx%dx%d x%d%s ...", q->done, e->variant, e->scheme,
+                    component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes,
+                    rows_text(rc.rows));
     }
     return improved;
 }
@@ -250,21 +282,40 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     struct shapes c = {0};
     e->mcells_per_s = -1;
     const int from_sibling = sibling && sibling->mcells_per_s >= 0;
-    if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, &c);
+    if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, sibling->rows, &c);
     else coarse_shapes(&k->traits, &c);
     try_launches(q, e, &c);
     for (int round = 0; round < (from_sibling ? 0 : 4) && e->mcells_per_s >= 0; round++) {
         struct shapes n = {0};
-        neighbours(&k->traits, e->block, e->nodes, &n);
+        neighbours(&k->traits, e->block, e->nodes, e->rows, &n);
         if (!try_launches(q, e, &n)) break;
+    }
+}
+
+/* Measures the step c at its launch and keeps it in e if it is faster; a launch the step refuses
+ * (step_measure's why) is skipped. */
+static void try_step(struct session *s, struct step_run *c, struct tuned_entry *e, const int grid[3], char *why,
+                     size_t n)
+{
+    struct step_result r;
+    if (step_measure(c, &s->desc, &r, why, n)) return; /* a launch it does not take */
+    const struct step_record m = {"tune", c, &r, &s->desc};
+    double mc = step_num(STEP_mcells_per_s, &m);
+    if (mc > e->mcells_per_s) {
+        memcpy(e->block, c->c.block, sizeof e->block);
+        e->nodes = c->c.nodes, e->rows = c->c.rows;
+        e->mcells_per_s = mc, e->gbs = step_num(STEP_gbs_effective, &m);
+        memcpy(e->grid, grid, sizeof e->grid);
     }
 }
 
 /* --step: the fused full step's launch on this GPU, for each fused variant, scheme and
  * coefficient storage it has, searched over a fixed set (fused: 1-D and 3-D blocks of one or two
  * nodes per thread; a tiled variant (flat): the tiles fused25d compiles, 32x4 to 128x2, marching 16 or
- * 64 planes) and saved as variant "step:VARIANT" (tuned.h), which step and bench then use. Every
- * measurement is a verified step_measure; the winners also go to stdout. */
+ * 64 planes, at its kernels' own rows; then the best of those with its rows halved and doubled, a
+ * few launches more rather than a larger set) and saved as variant "step:VARIANT" (tuned.h), which
+ * step and bench then use. Every measurement is a verified step_measure; the winners also go to
+ * stdout. */
 static int tune_steps(struct session *s, struct table *table, const char *path, int precision, int force, int reps)
 {
     static const int blocks[][3] = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {32, 4, 1},
@@ -292,32 +343,33 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                     fprintf(stderr, "tune --step: %s %s: %s\n", scheme_at(i)->name, coef_names[coef], why);
                     continue;
                 }
-                const int flat = step_fused_traits(DEV_GPU, fused[v])->flat;
+                const struct variant_traits *t = step_traits(&c.c); /* this storage's kernels' */
+                const int flat = t->flat;
                 const int(*shapes)[3] = flat ? tiles : blocks, *zn = flat ? tile_nodes : block_nodes;
                 const int nshapes = flat ? (int)(sizeof tiles / sizeof tiles[0]) : (int)(sizeof blocks / sizeof blocks[0]);
                 e.mcells_per_s = -1;
+                declared_rows(t, &c.c.rows);
                 for (int b = 0; b < nshapes; b++)
                     for (int z = 0; z < 2; z++) {
-                        struct step_result r;
                         memcpy(c.c.block, shapes[b], sizeof c.c.block);
                         c.c.nodes = zn[z];
-                        if (step_measure(&c, &s->desc, &r, why, sizeof why)) continue; /* a launch it does not take */
-                        const struct step_record m = {"tune", &c, &r, &s->desc};
-                        double mc = step_num(STEP_mcells_per_s, &m);
-                        if (mc > e.mcells_per_s) {
-                            memcpy(e.block, c.c.block, sizeof e.block);
-                            e.nodes = zn[z], e.mcells_per_s = mc, e.gbs = step_num(STEP_gbs_effective, &m);
-                            memcpy(e.grid, grid, sizeof e.grid);
-                        }
+                        try_step(s, &c, &e, grid, why, sizeof why);
                     }
+                struct shapes other = {0};
+                if (e.mcells_per_s >= 0) other_rows(t, e.block, e.nodes, e.rows, &other);
+                for (int o = 0; o < other.n; o++) {
+                    memcpy(c.c.block, other.b[o], sizeof c.c.block);
+                    c.c.nodes = other.nodes[o], c.c.rows = other.rows[o];
+                    try_step(s, &c, &e, grid, why, sizeof why);
+                }
                 if (e.mcells_per_s < 0) {
                     fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[coef],
                             fused[v], why);
                     continue;
                 }
-                fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes, %.1f MCells/s (cells x steps), %.1f GB/s\n",
-                        e.scheme, coef_names[coef], fused[v], e.block[0], e.block[1], e.block[2], e.nodes, e.mcells_per_s,
-                        e.gbs);
+                fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes%s, %.1f MCells/s (cells x steps), %.1f GB/s\n",
+                        e.scheme, coef_names[coef], fused[v], e.block[0], e.block[1], e.block[2], e.nodes,
+                        rows_text(e.rows), e.mcells_per_s, e.gbs);
                 table_put(table, &e);
                 table_write(table, path, s, grid);
                 tuned_print(stdout, &e);
@@ -381,7 +433,7 @@ int cmd_tune(int argc, char **argv)
     for (int i = 0; i < nb; i++) {
         int b[3];
         cli_triple("--blocks", blocks[i], 1, 1 << 20, b);
-        add_launch(&given, b, 1);
+        add_launch(&given, b, 1, 0);
     }
     struct session s;
     session_open(&s, DEV_GPU);
@@ -450,8 +502,8 @@ int cmd_tune(int argc, char **argv)
             fprintf(stderr, "no launch worked, nothing saved (ETA %s)\n", eta);
             continue;
         }
-        fprintf(stderr, "best %dx%dx%d, %d nodes per thread, %.1f MCells/s, %.1f GB/s (ETA %s)\n", e->block[0],
-                e->block[1], e->block[2], e->nodes, e->mcells_per_s, e->gbs, eta);
+        fprintf(stderr, "best %dx%dx%d, %d nodes per thread%s, %.1f MCells/s, %.1f GB/s (ETA %s)\n", e->block[0],
+                e->block[1], e->block[2], e->nodes, rows_text(e->rows), e->mcells_per_s, e->gbs, eta);
         table_put(&table, e);
         table_write(&table, path, &s, grid);
     }

@@ -65,6 +65,12 @@ static const struct kernel_entry *step_kernel(const struct step_config *c, int c
     return kernel_find(c->b->device, c->s->name, comp, c->precision, c->coef, c->variant);
 }
 
+const struct variant_traits *step_traits(const struct step_config *c)
+{
+    const struct kernel_entry *k = step_kernel(c, HX);
+    return k ? &k->traits : NULL;
+}
+
 int step_supported(const struct step_config *c) { return step_kernel(c, HX) && step_kernel(c, EX); }
 
 struct stepper {
@@ -268,7 +274,7 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
             goto fail;
         }
         /* the device's and the variant's checks of this launch, as every measurement makes them */
-        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, why, n)) goto fail;
+        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, why, n)) goto fail;
     }
     struct step_materials mat;
     if (vacuum(c, &mat, why, n)) goto fail;
@@ -324,6 +330,7 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         a.index = m->index;
         memcpy(a.block, c->block, sizeof a.block);
         a.nodes = c->nodes > 0 ? c->nodes : 1;
+        a.rows = c->rows; /* 0: the kernel's default */
         a.boundary = c->boundary;
         args[comp - first] = a;
         if (!fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */

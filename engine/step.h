@@ -18,6 +18,7 @@ struct step_config {
     int precision, coef;  /* enum precision, enum coef_storage */
     const char *variant;  /* each component's kernel variant ("plain", "baseline", ...), or STEP_FUSED */
     int block[3], nodes;  /* kernel_args.block and .nodes (0: one node per thread) */
+    int rows;             /* kernel_args.rows (0: unset, the kernels' default) */
     int grid[3];          /* interior cells, each at least STEP_MIN_GRID */
     double courant;       /* c dt / Delta, cell size 1 m */
     int boundary;         /* enum boundary */
@@ -45,6 +46,10 @@ struct step_materials {
 int step_fused_variants(enum device d, const char **out, int max);
 /* A fused variant's traits (its step template's header line), or NULL if variant is not one. */
 const struct variant_traits *step_fused_traits(enum device d, const char *variant);
+/* The traits of the kernel of c's H half-step (a fused variant's, else Hx's own: every component
+ * of a variant declares the same), or NULL if there is none. Unlike step_fused_traits, these are
+ * the traits of c's storage (a tiled variant's default rows differ with and without arrays). */
+const struct variant_traits *step_traits(const struct step_config *c);
 /* 1 if c's device has the kernels of c's scheme, variant, precision and storage. */
 int step_supported(const struct step_config *c);
 

@@ -16,6 +16,7 @@ const int verify_grid[3] = {37, 29, 23}; /* odd, and no tile or block shape divi
 static long launch_extent(const struct run_config *c, int d)
 {
     long e = c->block[d];
+    if (d == 1 && c->rows > 1) e *= c->rows;
     if (d == 2 && c->nodes > 1) e *= c->nodes;
     return e;
 }
@@ -27,13 +28,18 @@ int check_extent(const struct run_config *c, char *why, size_t n)
         snprintf(why, n, "nodes per thread %d is outside 1..%d", c->nodes, 64 * 1024);
         return -1;
     }
+    if (c->rows < 0 || c->rows > LAUNCH_MAX_ROWS) {
+        snprintf(why, n, "rows per thread %d is outside 1..%d", c->rows, LAUNCH_MAX_ROWS);
+        return -1;
+    }
     for (int d = 0; d < 3; d++) {
         /* A CPU tile covers at most the grid (its loops step by it); a GPU block larger than a
          * small grid only idles threads, and the device's own limits bound it (check_block). */
         long e = launch_extent(c, d), most = c->device == DEV_CPU ? c->grid[d] : 64L * 1024;
         if (e < 0 || e > most) {
             snprintf(why, n, "%s %dx%dx%d%s: its %c extent %ld is %s %s %ld (grid %dx%dx%d)", what, c->block[0],
-                     c->block[1], c->block[2], d == 2 && c->nodes > 1 ? " with nodes" : "", "xyz"[d], e,
+                     c->block[1], c->block[2],
+                     d == 2 && c->nodes > 1 ? " with nodes" : d == 1 && c->rows > 1 ? " with rows" : "", "xyz"[d], e,
                      e < 0 ? "negative, not up to" : "more than", c->device == DEV_CPU ? "the grid's" : "the limit",
                      most, c->grid[0], c->grid[1], c->grid[2]);
             return -1;
@@ -59,22 +65,29 @@ void verify_geometry(const struct run_config *c, int out[3])
 
 static size_t grid_cells(const int g[3]) { return (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
 
-static void set_geometry(struct kernel_args *a, const int g[3], const int block[3])
+/* The geometry and launch of a's kernel over grid g; everything else zero. */
+static void set_geometry(struct kernel_args *a, const int g[3], const int block[3], int nodes, int rows)
 {
     memset(a, 0, sizeof *a);
     a->nx = g[0], a->ny = g[1], a->nz = g[2];
     a->sy = g[0] + 2 * HALO;
     a->sz = a->sy * (g[1] + 2 * HALO);
     memcpy(a->block, block, sizeof a->block);
+    a->nodes = nodes, a->rows = rows;
 }
 
 int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
-                 int nodes, char *why, size_t n)
+                 int nodes, int rows, char *why, size_t n)
 {
     const struct variant_traits *t = &k->traits;
     if (b->check_block(block, why, n)) return -1;
     if (nodes > 1 && !t->marches) {
         snprintf(why, n, "variant %s updates one node per thread: nodes must be 1 (marching variants take more)",
+                 k->variant);
+        return -1;
+    }
+    if (rows > 1 && !t->rows) {
+        snprintf(why, n, "variant %s updates one row of nodes per thread: rows must be 1 (tiled variants take more)",
                  k->variant);
         return -1;
     }
@@ -84,8 +97,7 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
     }
     if (!k->accepts) return 0;
     struct kernel_args a;
-    set_geometry(&a, grid, block);
-    a.nodes = nodes;
+    set_geometry(&a, grid, block, nodes, rows);
     return k->accepts(&a, why, n);
 }
 
@@ -230,8 +242,8 @@ static int compare(const struct scheme *s, int component, int p, const struct re
     return 0;
 }
 
-int verify_kernel(const struct backend *b, const struct scheme *s, const struct kernel_entry *k,
-                  const int grid[3], const int block[3], int nodes, double *worst, char *why, size_t n)
+int verify_kernel(const struct backend *b, const struct scheme *s, const struct kernel_entry *k, const int grid[3],
+                  const int block[3], int nodes, int rows, double *worst, char *why, size_t n)
 {
     static unsigned long long calls;
     rng_state = (unsigned long long)time(NULL) * 2654435761ull + ++calls * 0x9E3779B97F4A7C15ull;
@@ -240,11 +252,10 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     size_t cells = grid_cells(grid), size = p == F32 ? 4 : 8;
     struct kernel_args a;
     struct reference_inputs in = {0};
-    set_geometry(&a, grid, block);
-    a.nodes = nodes;
+    set_geometry(&a, grid, block, nodes, rows);
     in.nx = a.nx, in.ny = a.ny, in.nz = a.nz, in.sy = a.sy, in.sz = a.sz;
 
-    if (check_launch(b, k, grid, block, nodes, why, n)) return -1;
+    if (check_launch(b, k, grid, block, nodes, rows, why, n)) return -1;
     double *host[2 * MAX_LEVELS + MAX_GROUPS + 2];
     void *dev[2 * MAX_LEVELS + MAX_GROUPS + 2], *index_dev = NULL;
     unsigned char *index = NULL;
@@ -371,8 +382,8 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
                  component_names[c->component], precision_names[c->precision], coef_names[c->coef]);
         return -1;
     }
-    /* The timed launch first: verification then runs the same block and nodes on its own grid. */
-    if (check_launch(b, k, c->grid, c->block, c->nodes, why, n) || check_extent(c, why, n)) return -1;
+    /* The timed launch first: verification then runs the same launch on its own grid. */
+    if (check_launch(b, k, c->grid, c->block, c->nodes, c->rows, why, n) || check_extent(c, why, n)) return -1;
     return run_fits(c, d, why, n);
 }
 
@@ -389,7 +400,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     double worst;
     int vgrid[3];
     verify_geometry(c, vgrid);
-    if (verify_kernel(b, s, k, vgrid, c->block, c->nodes, &worst, why, n)) return -1;
+    if (verify_kernel(b, s, k, vgrid, c->block, c->nodes, c->rows, &worst, why, n)) return -1;
     r->verified = 1;
 
     int L = s->levels, G = s->ngroups, narrays = array_count(s, c->coef);
@@ -404,8 +415,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     double da[MAX_LEVELS], db[MAX_GROUPS];
     timing_coefficients(s, da, db);
     struct kernel_args a;
-    set_geometry(&a, c->grid, c->block);
-    a.nodes = c->nodes;
+    set_geometry(&a, c->grid, c->block, c->nodes, c->rows);
     int at = 0;
     for (int l = 0; l < L; l++) {
         a.level[l] = arrays[at];

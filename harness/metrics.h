@@ -71,6 +71,8 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
     X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)", TXT(m_dims(m->c->block))) \
     X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                             \
       NUM(m->c->nodes > 1 ? m->c->nodes : 1))                                                                          \
+    X(rows, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: rows of nodes per thread along y",                         \
+      NUM(m->c->rows > 1 ? m->c->rows : 1))                                                                            \
     X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
     X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                               \
     X(batch, "", "%.0f", NULL, 1, NULL, "launches per timed sample", NUM(m->r->batch))                                 \
@@ -152,6 +154,8 @@ struct step_record {
       TXT(m_dims(m->c->c.block)))                                                                                      \
     X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                             \
       NUM(m->c->c.nodes > 1 ? m->c->c.nodes : 1))                                                                      \
+    X(rows, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: rows of nodes per thread along y",                         \
+      NUM(m->c->c.rows > 1 ? m->c->c.rows : 1))                                                                        \
     X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
     X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->c->steps))                                    \
     X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                               \

@@ -19,7 +19,12 @@ struct run_config {
     int threads;          /* CPU threads (0 = all) */
     int reps;             /* timed samples; the median is reported */
     int nodes;            /* GPU marching variants: nodes per thread along z (0 or 1: one) */
+    int rows;             /* GPU tiled variants: rows of nodes per thread along y (0: unset, the kernel's default) */
 };
+
+/* The most rows per thread any launch may ask for (check_extent, the option's range); each
+ * kernel's accepts() takes only the counts it was compiled for. */
+enum { LAUNCH_MAX_ROWS = 16 };
 
 /* What it measured. */
 struct run_result {

@@ -1,5 +1,5 @@
 /* What the GPU variants that stream xy tiles through shared memory along z share (tile25d and
- * the fused step's fused25d): the pipeline depth, the rings' sizes, the copy plans that fill
+ * the fused step's fused25d): the pipeline depth, the rings' sizes, the row counts, the copy plans that fill
  * them with cp.async, and the checks of their launches. */
 #ifndef KERNELS_GPU_TILE_RING_CUH
 #define KERNELS_GPU_TILE_RING_CUH
@@ -8,6 +8,7 @@
 
 #include <cuda_pipeline.h>
 #include <stdint.h>
+#include <type_traits>
 
 /* Planes in flight ahead of the one being computed (on the H100, 3 beat 2 by 3 to 5 points
  * of bandwidth for the high-order schemes; see docs/performance-notes.md). */
@@ -29,6 +30,32 @@ static constexpr __host__ __device__ int pow2_at_least(int n) { return n <= 1 ? 
 static constexpr __host__ __device__ int tile_ring_slots(int z0, int z1)
 {
     return pow2_at_least(z1 - z0 + 1 + TILE25D_STAGES + 1);
+}
+
+/* Rows of nodes per thread are a compile-time count (each row's operands live in registers): a
+ * kernel is compiled for the counts ROWS... (its template's list per storage), tuned among them
+ * (kernel_args.rows), and accepts() refuses the others. with_rows calls
+ * f(std::integral_constant<int, R>()) for the R that equals rows. */
+template <int... ROWS, typename F>
+static void with_rows(int rows, F f)
+{
+    ((rows == ROWS ? f(std::integral_constant<int, ROWS>()) : void()), ...);
+}
+
+template <int... ROWS>
+static constexpr bool rows_compiled(int rows)
+{
+    return ((rows == ROWS) || ...);
+}
+
+/* The check of a tiled launch's rows (compiled as ROWS...): 0, or -1 saying why. */
+template <int... ROWS>
+static int tile_rows_fit(const struct kernel_args *a, char *why, size_t n)
+{
+    if (rows_compiled<ROWS...>(a->rows)) return 0;
+    int len = snprintf(why, n, "rows %d: this kernel is compiled for rows", a->rows);
+    ((len += snprintf(why + (len < (int)n ? len : n), len < (int)n ? n - len : 0, " %d", ROWS)), ...);
+    return -1;
 }
 
 /* The pieces one thread copies of a set of tiles, each H rows of W values (PIECES pieces of
@@ -136,14 +163,14 @@ static void tile_launch(K kernel, dim3 grid, dim3 block, size_t bytes, const Arg
     kernel<<<grid, block, bytes>>>(args...);
 }
 
-/* Launches k<bx> (bx = 32, 64 or 128; anything else an empty grid, which CUDA reports as an
- * invalid configuration) through tile_launch. */
-#define TILE_LAUNCH(k, bx, grid, block, bytes, ...)                                                                    \
+/* Launches k<bx, R> (bx = 32, 64 or 128; anything else an empty grid, which CUDA reports as an
+ * invalid configuration; R a constant) through tile_launch. */
+#define TILE_LAUNCH(k, R, bx, grid, block, bytes, ...)                                                                 \
     do {                                                                                                               \
-        if ((bx) == 32) tile_launch(k<32>, grid, block, bytes, __VA_ARGS__);                                           \
-        else if ((bx) == 64) tile_launch(k<64>, grid, block, bytes, __VA_ARGS__);                                      \
-        else if ((bx) == 128) tile_launch(k<128>, grid, block, bytes, __VA_ARGS__);                                    \
-        else k<32><<<dim3(0), (block), (bytes)>>>(__VA_ARGS__);                                                        \
+        if ((bx) == 32) tile_launch(k<32, R>, grid, block, bytes, __VA_ARGS__);                                        \
+        else if ((bx) == 64) tile_launch(k<64, R>, grid, block, bytes, __VA_ARGS__);                                   \
+        else if ((bx) == 128) tile_launch(k<128, R>, grid, block, bytes, __VA_ARGS__);                                 \
+        else k<32, R><<<dim3(0), (block), (bytes)>>>(__VA_ARGS__);                                                     \
     } while (0)
 
 #endif

@@ -381,7 +381,8 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
     char ref_title[80];
     snprintf(ref_title, sizeof ref_title, "%s", ref ? ref->title : "reference");
     static const char *const axes[] = {"nx", "ny", "nz"};
-    int first = -1, schemes_differ = 0, extra = 0, grids_differ = 0, gpu = 0, marching = 0, components_differ = 0;
+    int first = -1, schemes_differ = 0, extra = 0, grids_differ = 0, gpu = 0, marching = 0, tiled = 0,
+        components_differ = 0;
     for (int r = 0; r < f->nrow; r++) {
         if (strcmp(cell(f, r, "table"), table)) continue;
         if (first < 0) first = r;
@@ -391,6 +392,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
         for (int d = 0; d < 3; d++) grids_differ |= strcmp(cell(f, r, axes[d]), cell(f, first, axes[d])) != 0;
         gpu |= !strcmp(cell(f, r, "device"), "gpu");
         marching |= atoi(cell(f, r, "nodes")) > 1;
+        tiled |= atoi(cell(f, r, "rows")) > 1;
     }
     if (first < 0) return;
     /* Metric columns: those with a heading that the file has and some row gives (not 0). */
@@ -427,6 +429,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
     if (grids_differ) heading_cell(o, "grid", &ncols, &text);
     heading_cell(o, gpu ? "block" : "threads", &ncols, &text);
     if (marching) heading_cell(o, "nodes", &ncols, &text);
+    if (tiled) heading_cell(o, "rows", &ncols, &text);
     if (t->paper_block && gpu && papered) heading_cell(o, "paper block", &ncols, &text);
     char h[128];
     for (int k = 0; k < mt->n; k++) {
@@ -466,6 +469,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
         md(o, cell(f, r, gpu ? "block" : "threads"));
         fputs(" |", o);
         if (marching) fprintf(o, " %s |", cell(f, r, "nodes"));
+        if (tiled) fprintf(o, " %s |", cell(f, r, "rows"));
         if (t->paper_block && gpu && papered) {
             const struct paper_scheme *p = paper_find(cell(f, r, "scheme"));
             if (p) fprintf(o, " %dx%dx%d |", p->best_block[0], p->best_block[1], p->best_block[2]);

@@ -45,6 +45,10 @@ expect_error "malformed tile" "is not JxK" run --tile 4x4x4
 expect_error "zero reps" "--reps: '0'" run --reps 0
 expect_error "missing value" "--grid needs a value" run --grid
 expect_error "unknown option" "unknown option '--speed'" run --speed 11
+# Rows per thread: tiled GPU variants only, within the launch limits.
+expect_error "rows on a one-row variant" "variant plain updates one row of nodes per thread: rows must be 1 (tiled variants take more)" run --rows 2
+expect_error "step rows on a one-row variant" "step: variant plain updates one row of nodes per thread" step --rows 2 --grid 8 --results "$tmp/results"
+expect_error "rows out of range" "--rows: '17' is not a whole number from 1 to 16" run --rows 17
 expect_error "sweep bad grid in list" "each size must be" sweep --grids 64,2 --results "$tmp/results"
 expect_error "sweep grid over memory" "needs .* GB, more than 80%" sweep --grids 100000 --schemes yee --results "$tmp/results"
 expect_error "list bad option" "unknown option" list --fancy
@@ -95,7 +99,7 @@ else
     else bad "ulimit -v seen by the fit check: exit $rc, $(cat "$tmp/err")"; fi
 fi
 # Bad input ends before the bandwidth probe (which would print "probing") and leaves no folder.
-for args in "run --variant nosuch" "run --nodes 2" "sweep --variant nosuch --results $tmp/results" "sweep --tiles 500x1 --grids 40"; do
+for args in "run --variant nosuch" "run --nodes 2" "run --rows 2" "sweep --variant nosuch --results $tmp/results" "sweep --tiles 500x1 --grids 40"; do
     "$B" $args >/dev/null 2>"$tmp/err"
     rc=$?
     if [ $rc -eq 2 ] && ! grep -q probing "$tmp/err" && [ ! -e "$tmp/results" ]; then ok "$args: before the probe, exit 2"

@@ -80,6 +80,33 @@ f=
 +12: $("$bin" compare "$tmp/older.csv" "$tmp/b.csv" 2>&1)"
 result spread_from_times_in_older_files "$f"
 
+# rows: a file from before it (no such column) matches a newer row whatever it has there; two
+# files that both have it match only equal values, unless --ignore leaves it out. A stages column
+# (files of one build of 2026-11-23, which tuned the pipeline depth) is no key: rows4.csv has one.
+rhead="table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,nodes,rows,threads,min_ms,median_ms,max_ms,updates_per_s,pct_bw,pct_bw_spread"
+shead="table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,nodes,rows,stages,threads,min_ms,median_ms,max_ms,updates_per_s,pct_bw,pct_bw_spread"
+rcfg="gpu,f32,uniform,tile25d,512,512,512,32x4x1,64"
+printf '%s\nt,fv24,hx,%s,0,10,10,10,1e9,80,1\n' "$head" "$rcfg" >"$tmp/norows.csv"
+printf '%s\nt,fv24,hx,%s,4,3,0,10,10,10,1.1e9,88,1\n' "$shead" "$rcfg" >"$tmp/rows4.csv"
+printf '%s\nt,fv24,hx,%s,2,0,10,10,10,1e9,80,1\n' "$rhead" "$rcfg" >"$tmp/rows2.csv"
+f=
+out=$("$bin" compare "$tmp/norows.csv" "$tmp/rows4.csv" 2>&1)
+echo "$out" | grep -q "^| t fv24 hx gpu f32 uniform tile25d 512x512x512 block 32x4x1 nodes 64 threads 0 | .* | 1.100 | .* | faster |$" ||
+    f="an old file against rows 4: $out"
+echo "$out" | grep -q "^1 faster, 0 slower, 0 within noise; 0 only in OLD, 0 only in NEW$" || f="$f
+summary: $(echo "$out" | tail -n 1)"
+out=$("$bin" compare "$tmp/rows4.csv" "$tmp/norows.csv" 2>&1)
+echo "$out" | grep -q "^| t fv24 hx gpu f32 uniform tile25d 512x512x512 block 32x4x1 nodes 64 rows 4 threads 0 | " ||
+    f="$f
+rows 4 against an old file: $out"
+out=$("$bin" compare "$tmp/rows2.csv" "$tmp/rows4.csv" 2>&1)
+echo "$out" | grep -q "^0 faster, 0 slower, 0 within noise; 1 only in OLD, 1 only in NEW$" || f="$f
+rows 2 matched with rows 4: $out"
+out=$("$bin" compare --ignore rows "$tmp/rows2.csv" "$tmp/rows4.csv" 2>&1)
+echo "$out" | grep -q "^1 faster, 0 slower, 0 within noise; 0 only in OLD, 0 only in NEW$" || f="$f
+--ignore rows: $out"
+result rows "$f"
+
 # Bad input: one line, exit status 2.
 printf 'table,scheme\nt,fv24\n' >"$tmp/bad.csv"
 "$bin" compare "$tmp/bad.csv" "$tmp/new.csv" >/dev/null 2>"$tmp/err"

@@ -2,8 +2,10 @@
  * its own definition, steps, cells and memory, the throughput reader on synthetic rows, and the
  * prediction checked by simulation: each scheme stepped at its chosen N (engine/simulate.c)
  * on a periodic box with an eigenmode along its worst direction, for the predicted steps. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "cost.h"
@@ -132,6 +134,41 @@ static void reader(void)
     CHECK(cost_throughput_from_results(dir, "absent", yee, DEV_CPU, F32, COEF_ARRAY, 1e6, &t) == -1, "no folder");
 }
 
+/* The launch a row was measured at, which cost --run repeats: block, nodes and rows where the
+ * file has them; a file from before rows gives 0 there (the kernels' defaults). */
+static void reader_launch(void)
+{
+    char root[] = "/tmp/test_cost.XXXXXX", dir[160], path[200];
+    if (!mkdtemp(root)) SKIP("cannot make a folder under /tmp");
+    snprintf(dir, sizeof dir, "%s/gpu-x", root);
+    mkdir(dir, 0700);
+    snprintf(dir, sizeof dir, "%s/gpu-x/" STEP_FOLDER, root);
+    mkdir(dir, 0700);
+    static const char *const files[][2] = {
+        {"step-a.csv", "table,code,scheme,device,precision,coef,variant,nx,ny,nz,block,nodes,rows,threads,"
+                       "cells_per_s,date\n"
+                       "step,fdtdbench,fv24,gpu,f32,uniform,fused25d,512,512,512,64x2x1,16,2,0,2e10,2000-01-01\n"},
+        {"step-b.csv", "table,code,scheme,device,precision,coef,variant,nx,ny,nz,block,nodes,threads,cells_per_s,date\n"
+                       "step,fdtdbench,fv24,gpu,f32,array,fused25d,512,512,512,32x8x1,64,0,1e10,2000-01-01\n"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        FILE *f = fopen(path, "w");
+        CHECK(f && fputs(files[i][1], f) >= 0 && fclose(f) == 0, "cannot write %s", path);
+    }
+    const struct scheme *fv24 = scheme_find("fv24");
+    struct throughput t;
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_UNIFORM, 1e8, &t) == 0 &&
+              t.have_launch && t.block[0] == 64 && t.nodes == 16 && t.rows == 2,
+          "uniform: launch %d, block %dx%dx%d, nodes %d, rows %d", t.have_launch, t.block[0], t.block[1], t.block[2],
+          t.nodes, t.rows);
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 1e8, &t) == 0 &&
+              t.have_launch && t.block[1] == 8 && t.nodes == 64 && t.rows == 0,
+          "array (no rows column): launch %d, nodes %d, rows %d", t.have_launch, t.nodes, t.rows);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    if (system(cmd)) printf("could not remove %s\n", root);
+}
+
 /* Box side n and mode number m along one axis with m/n (cycles per cell) at most `want` and as
  * close as a box of at most 48 cells allows: the mode is then no coarser than N. */
 static void axis_mode(double want, int *m, int *n)
@@ -199,6 +236,7 @@ int main(void)
     RUN(memory_per_cell);
     RUN(unreachable_budget);
     RUN(reader);
+    RUN(reader_launch);
     RUN(simulation_agrees);
     return TEST_SUMMARY();
 }

@@ -1,17 +1,20 @@
 /* Result files complete or absent (harness/outfile.c), and the timed launch the verified one
  * (harness/measure.c): names never reused, write errors leave nothing, a signal removes the
- * temporary file, verification grids keep the timed grid's remainders, impossible rows refused. */
+ * temporary file, verification grids keep the timed grid's remainders, impossible rows refused.
+ * And the tuned file (harness/tuned.c): its lines read back as written, old ones still load. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "measure.h"
 #include "outfile.h"
+#include "tuned.h"
 
 static char root[64];
 
@@ -120,13 +123,14 @@ static void verification_matches_launch(void)
             c.block[d] = (int)(seed >> 8) % 40 == 0 ? 0 : 1 + (int)(seed >> 8) % (c.grid[d] < 300 ? c.grid[d] : 300);
         }
         if (c.device == DEV_CPU) c.block[0] = 0;
-        else c.nodes = 1 + t % 4, c.block[2] = c.block[2] * c.nodes > c.grid[2] ? 1 : c.block[2];
+        else c.nodes = 1 + t % 4, c.block[2] = c.block[2] * c.nodes > c.grid[2] ? 1 : c.block[2],
+             c.rows = 1 + t / 2 % 4, c.block[1] = c.block[1] * c.rows > c.grid[1] ? 1 : c.block[1];
         char why[256];
         if (check_extent(&c, why, sizeof why)) continue;
         int v[3];
         verify_geometry(&c, v);
         for (int d = 0; d < 3; d++) {
-            long m = c.block[d] * (d == 2 && c.nodes > 1 ? c.nodes : 1);
+            long m = c.block[d] * (d == 2 && c.nodes > 1 ? c.nodes : d == 1 && c.rows > 1 ? c.rows : 1);
             if (!m && d == 0 && c.device == DEV_CPU) m = 64;
             CHECK(v[d] >= 4 && v[d] <= c.grid[d], "grid %d: verified on %d", c.grid[d], v[d]);
             if (m) CHECK(v[d] % m == c.grid[d] % m && (v[d] >= m || v[d] == c.grid[d]),
@@ -137,6 +141,85 @@ static void verification_matches_launch(void)
     struct run_config c = {.scheme = yee, .device = DEV_CPU, .grid = {40, 1000, 40}, .block = {0, 2147483600, 1}};
     char why[256];
     CHECK(check_extent(&c, why, sizeof why) == -1 && strstr(why, "more than the grid"), "tile accepted: %s", why);
+}
+
+/* Tuned-file lines: a new one (with rows) reads back as printed; one from before that column
+ * reads as rows 0 (the kernel's default) and is printed back so; one that also holds a pipeline
+ * depth (a build that tuned it) reads with the depth ignored; every line of the committed tuned
+ * files loads; tuned_block finds every kind. */
+static void tuned_lines_old_and_new(void)
+{
+    struct tuned_entry e, back;
+    const char *now = "fv24    hx   f32  uniform tile25d   32x4x1       64    4    12345.6   2345.6  512x512x512\n";
+    const char *old = "fv24    hx   f32  array   tile25d   128x4x1      64    12082.0   2609.7  512x512x512\n";
+    const char *depth = "s44     hx   f64  uniform tile25d   64x2x1       32    2      4    5432.1   2456.7  384x384x384\n";
+    CHECK(tuned_parse(now, &e) == 0 && e.rows == 4 && e.nodes == 64 && e.block[1] == 4 && e.coef == COEF_UNIFORM &&
+              e.mcells_per_s > 12345 && e.grid[2] == 512,
+          "new line: rows %d, nodes %d", e.rows, e.nodes);
+    char line[256];
+    FILE *f = fmemopen(line, sizeof line, "w");
+    tuned_print(f, &e);
+    fclose(f);
+    CHECK(!strcmp(line, now), "printed back as '%s'", line);
+    CHECK(tuned_parse(old, &e) == 0 && e.rows == 0 && e.nodes == 64 && e.block[0] == 128 && e.gbs > 2609 &&
+              e.grid[0] == 512,
+          "old line: rows %d, nodes %d", e.rows, e.nodes);
+    f = fmemopen(line, sizeof line, "w");
+    tuned_print(f, &e);
+    fclose(f);
+    CHECK(tuned_parse(line, &back) == 0 && back.rows == 0 && back.nodes == 64, "old line written back as '%s'", line);
+    CHECK(tuned_parse(depth, &e) == 0 && e.rows == 2 && e.nodes == 32 && e.precision == F64 && e.mcells_per_s > 5432 &&
+              e.gbs > 2456 && e.grid[1] == 384,
+          "line with a depth: rows %d, nodes %d, %.1f MCells/s, %.1f GB/s", e.rows, e.nodes, e.mcells_per_s, e.gbs);
+    f = fmemopen(line, sizeof line, "w");
+    tuned_print(f, &e);
+    fclose(f);
+    CHECK(!strcmp(line, "s44     hx   f64  uniform tile25d   64x2x1       32    2     5432.1   2456.7  384x384x384\n"),
+          "line with a depth written back as '%s'", line);
+    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 -1 12082.0 2609.7 512x512x512", &e) == -1,
+          "negative rows accepted");
+    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 3 1 12082.0 2609.7 512x512x512", &e) == -1,
+          "a line of 13 fields accepted");
+    /* Every committed tuned file (what run, bench and step read on that GPU) loads whole. */
+    static const char *const committed[] = {TUNED_DIR "/gpu-nvidia-h100-80gb-hbm3.conf",
+                                             "results/gpu-nvidia-h100-80gb-hbm3/experiments/statictiles-tuned.conf"};
+    for (int i = 0; i < 2; i++) {
+        FILE *in = fopen(committed[i], "r");
+        if (!in) SKIP("%s not found (not run from the repository root?)", committed[i]);
+        int kernels = 0, bad = 0;
+        while (fgets(line, sizeof line, in)) {
+            if (line[0] == '#' || !line[strspn(line, " \t\r\n")]) continue;
+            if (tuned_parse(line, &e) == 0) kernels++;
+            else if (bad++ < 3) CHECK(0, "%s: line not read: %s", committed[i], line);
+        }
+        fclose(in);
+        CHECK(kernels > 100 && !bad, "%s: %d kernel lines read, %d not", committed[i], kernels, bad);
+    }
+    /* tuned_block reads results/tuned/<slug>.conf under the working directory: each kind there. */
+    char cwd[4096], dir[128];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd failed");
+    snprintf(dir, sizeof dir, "%s/tuned", root);
+    CHECK(mkdir(dir, 0700) == 0 && chdir(dir) == 0 && mkdir("results", 0700) == 0 && mkdir(TUNED_DIR, 0700) == 0,
+          "cannot make %s/" TUNED_DIR, dir);
+    f = fopen(TUNED_DIR "/gpu-test.conf", "w");
+    if (f) {
+        tuned_print_header(f);
+        fputs(now, f);
+        fputs(old, f);
+        fputs(depth, f);
+        fclose(f);
+    }
+    int block[3], nodes, rows;
+    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", block, &nodes, &rows) == 0 && rows == 4 &&
+              block[0] == 32,
+          "new line: %dx%dx%d, rows %d", block[0], block[1], block[2], rows);
+    CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", block, &nodes, &rows) == 0 && rows == 0 &&
+              block[0] == 128 && nodes == 64,
+          "old line, from another component: %dx%dx%d, rows %d", block[0], block[1], block[2], rows);
+    CHECK(tuned_block("gpu-test", "s44", HX, F64, COEF_UNIFORM, "tile25d", block, &nodes, &rows) == 0 && rows == 2 &&
+              block[0] == 64 && nodes == 32,
+          "line with a depth: %dx%dx%d, %d nodes, rows %d", block[0], block[1], block[2], nodes, rows);
+    CHECK(chdir(cwd) == 0, "cannot return to %s", cwd);
 }
 
 /* A backend whose clock says every launch took no time: the row must be refused. */
@@ -184,6 +267,7 @@ int main(void)
     RUN(signal_removes_temporary);
     RUN(verification_matches_launch);
     RUN(impossible_throughput_refused);
+    RUN(tuned_lines_old_and_new);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     if (system(cmd)) printf("could not remove %s\n", root);
