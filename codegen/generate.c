@@ -195,13 +195,13 @@ static void emit_brackets(struct buf *b, const struct kernel_desc *k)
  * a fused kernel's (q >= 0) carry their component's number: L0_0, da0_0, ... */
 static int node_arrays(const struct kernel_desc *k, int q, char names[][16])
 {
-    char sfx[4] = "";
+    char sfx[8] = ""; /* counts as unsigned char: gcc can then bound every name within 16 bytes */
     int n = 0;
-    if (q >= 0) snprintf(sfx, sizeof sfx, "_%d", q);
-    for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "L%d%s", l, sfx);
+    if (q >= 0) snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q);
+    for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "L%hhu%s", (unsigned char)l, sfx);
     if (k->coef == COEF_ARRAY) {
-        for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "da%d%s", l, sfx);
-        for (int g = 0; g < k->s->ngroups; g++) snprintf(names[n++], 16, "db%d%s", g, sfx);
+        for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "da%hhu%s", (unsigned char)l, sfx);
+        for (int g = 0; g < k->s->ngroups; g++) snprintf(names[n++], 16, "db%hhu%s", (unsigned char)g, sfx);
     }
     return n;
 }
