@@ -29,7 +29,6 @@ static int field_count(const char *line)
 int tuned_parse(const char *line, struct tuned_entry *e)
 {
     char comp[8], prec[8], coef[16], tail;
-    int stages;
     memset(e, 0, sizeof *e);
     const int fields = field_count(line);
     int got = -1, values = 14; /* an old line's rows stay 0 */
@@ -41,11 +40,6 @@ int tuned_parse(const char *line, struct tuned_entry *e)
         got = sscanf(line, " %15s %7s %7s %15s %31s %dx%dx%d %d %lf %lf %dx%dx%d %c", e->scheme, comp, prec, coef,
                      e->variant, &e->block[0], &e->block[1], &e->block[2], &e->nodes, &e->mcells_per_s, &e->gbs,
                      &e->grid[0], &e->grid[1], &e->grid[2], &tail);
-    else if (fields == 12) /* a build of 2026-11-23 also tuned the pipeline depth (stages), now fixed: ignored */
-        values = 16, got = sscanf(line, " %15s %7s %7s %15s %31s %dx%dx%d %d %d %d %lf %lf %dx%dx%d %c", e->scheme,
-                                  comp, prec, coef, e->variant, &e->block[0], &e->block[1], &e->block[2], &e->nodes,
-                                  &e->rows, &stages, &e->mcells_per_s, &e->gbs, &e->grid[0], &e->grid[1], &e->grid[2],
-                                  &tail);
     if (got != values || e->scheme[0] == '#' || e->nodes < 1 || e->rows < 0) return -1;
     e->component = component_from_name(comp);
     e->precision = name_index(prec, precision_names, 2);

@@ -6,9 +6,7 @@
  * nodes: consecutive nodes per thread along z (marching variants; 1 for the others).
  * rows: adjacent rows of nodes per thread along y (tiled variants; 1 for the others).
  * Lines written before rows existed lack it (10 fields, 14 values where these have 11 and 15);
- * they read as rows 0, the kernel's default, and are written back so. Lines of 12 fields (rows,
- * then the pipeline depth, which one build of 2026-11-23 tuned and which is now a build constant)
- * read with that depth ignored.
+ * they read as rows 0, the kernel's default, and are written back so.
  * A full step's launch (tune --step) is saved as variant TUNED_STEP_PREFIX + the step variant
  * ("step:fused"), component hx, and its figure is cells x steps / s, not eq. 5. */
 #ifndef HARNESS_TUNED_H

@@ -144,15 +144,13 @@ static void verification_matches_launch(void)
 }
 
 /* Tuned-file lines: a new one (with rows) reads back as printed; one from before that column
- * reads as rows 0 (the kernel's default) and is printed back so; one that also holds a pipeline
- * depth (a build that tuned it) reads with the depth ignored; every line of the committed tuned
- * files loads; tuned_block finds every kind. */
+ * reads as rows 0 (the kernel's default) and is printed back so; every line of the committed
+ * tuned files loads; tuned_block finds both kinds. */
 static void tuned_lines_old_and_new(void)
 {
     struct tuned_entry e, back;
     const char *now = "fv24    hx   f32  uniform tile25d   32x4x1       64    4    12345.6   2345.6  512x512x512\n";
     const char *old = "fv24    hx   f32  array   tile25d   128x4x1      64    12082.0   2609.7  512x512x512\n";
-    const char *depth = "s44     hx   f64  uniform tile25d   64x2x1       32    2      4    5432.1   2456.7  384x384x384\n";
     CHECK(tuned_parse(now, &e) == 0 && e.rows == 4 && e.nodes == 64 && e.block[1] == 4 && e.coef == COEF_UNIFORM &&
               e.mcells_per_s > 12345 && e.grid[2] == 512,
           "new line: rows %d, nodes %d", e.rows, e.nodes);
@@ -168,18 +166,10 @@ static void tuned_lines_old_and_new(void)
     tuned_print(f, &e);
     fclose(f);
     CHECK(tuned_parse(line, &back) == 0 && back.rows == 0 && back.nodes == 64, "old line written back as '%s'", line);
-    CHECK(tuned_parse(depth, &e) == 0 && e.rows == 2 && e.nodes == 32 && e.precision == F64 && e.mcells_per_s > 5432 &&
-              e.gbs > 2456 && e.grid[1] == 384,
-          "line with a depth: rows %d, nodes %d, %.1f MCells/s, %.1f GB/s", e.rows, e.nodes, e.mcells_per_s, e.gbs);
-    f = fmemopen(line, sizeof line, "w");
-    tuned_print(f, &e);
-    fclose(f);
-    CHECK(!strcmp(line, "s44     hx   f64  uniform tile25d   64x2x1       32    2     5432.1   2456.7  384x384x384\n"),
-          "line with a depth written back as '%s'", line);
     CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 -1 12082.0 2609.7 512x512x512", &e) == -1,
           "negative rows accepted");
-    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 3 1 12082.0 2609.7 512x512x512", &e) == -1,
-          "a line of 13 fields accepted");
+    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 3 12082.0 2609.7 512x512x512", &e) == -1,
+          "a line of 12 fields accepted");
     /* Every committed tuned file (what run, bench and step read on that GPU) loads whole. */
     static const char *const committed[] = {TUNED_DIR "/gpu-nvidia-h100-80gb-hbm3.conf",
                                              "results/gpu-nvidia-h100-80gb-hbm3/experiments/statictiles-tuned.conf"};
@@ -206,7 +196,6 @@ static void tuned_lines_old_and_new(void)
         tuned_print_header(f);
         fputs(now, f);
         fputs(old, f);
-        fputs(depth, f);
         fclose(f);
     }
     int block[3], nodes, rows;
@@ -216,9 +205,6 @@ static void tuned_lines_old_and_new(void)
     CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", block, &nodes, &rows) == 0 && rows == 0 &&
               block[0] == 128 && nodes == 64,
           "old line, from another component: %dx%dx%d, rows %d", block[0], block[1], block[2], rows);
-    CHECK(tuned_block("gpu-test", "s44", HX, F64, COEF_UNIFORM, "tile25d", block, &nodes, &rows) == 0 && rows == 2 &&
-              block[0] == 64 && nodes == 32,
-          "line with a depth: %dx%dx%d, %d nodes, rows %d", block[0], block[1], block[2], nodes, rows);
     CHECK(chdir(cwd) == 0, "cannot return to %s", cwd);
 }
 
