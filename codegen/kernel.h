@@ -68,7 +68,8 @@ struct kernel_entry {
     const char *variant;
     kernel_fn fn;
     /* NULL, or a check of one launch (grid, block, nodes, rows against the device's limits and the
-     * variant's own: the row counts it was compiled for): 0, or -1 with the reason in why. The harness calls it before launching. */
+     * variant's own: the row counts it was compiled for): 0, or -1 with the reason in why. The
+     * harness calls it before launching. */
     int (*accepts)(const struct kernel_args *a, char *why, size_t n);
     struct variant_traits traits;
 };

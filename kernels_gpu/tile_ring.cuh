@@ -1,6 +1,6 @@
 /* What the GPU variants that stream xy tiles through shared memory along z share (tile25d and
- * the fused step's fused25d): the pipeline depth, the rings' sizes, the row counts, the copy plans that fill
- * them with cp.async, and the checks of their launches. */
+ * the fused step's fused25d): the pipeline depth, the rings' sizes, the row counts, the copy plans
+ * that fill them with cp.async, and the defaults and checks of their launches. */
 #ifndef KERNELS_GPU_TILE_RING_CUH
 #define KERNELS_GPU_TILE_RING_CUH
 
@@ -46,6 +46,16 @@ template <int... ROWS>
 static constexpr bool rows_compiled(int rows)
 {
     return ((rows == ROWS) || ...);
+}
+
+/* The launch a kernel_args asks for, its zeros (unset) made the defaults: one plane per block,
+ * and the kernel's own rows (its header's rows= for its storage). */
+static inline struct kernel_args tile_launch_args(const struct kernel_args *a, int default_rows)
+{
+    struct kernel_args args = *a;
+    args.nodes = a->nodes > 0 ? a->nodes : 1;
+    args.rows = a->rows > 0 ? a->rows : default_rows;
+    return args;
 }
 
 /* The check of a tiled launch's rows (compiled as ROWS...): 0, or -1 saying why. */
