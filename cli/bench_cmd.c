@@ -16,14 +16,16 @@
 #include "report.h"
 #include "session.h"
 #include "step_bench.h"
+#include "tuned.h"
 
 static const char *const help =
     "usage: fdtdbench bench [OPTIONS]\n"
     "Reproduces the paper's throughput tables on this machine (Hx, 300^3, f32, array coefficients):\n"
     "CPU Table 5 on one thread and on all threads; GPU Tables 2-4 when a GPU is present (all).\n"
     "Also uniform coefficients, all six components and f64 (GPU at 512^3 in each scheme's fastest\n"
-    "variant; CPU unless --quick), and a grid-size sweep. Where 300^3 fits within a few times the\n"
-    "last-level cache (GPU: L2), the headline tables add the smallest cube beyond 8x that cache.\n"
+    "variant, f64 in its fastest f64 one by the tuned file; CPU unless --quick), and a grid-size\n"
+    "sweep. Where 300^3 fits within a few times the last-level cache (GPU: L2), the headline tables\n"
+    "add the smallest cube beyond 8x that cache.\n"
     "Prints Markdown tables and saves them with the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n"
     "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}.\n"
     "--quick: fewer sizes, 3 samples.\n";
@@ -77,8 +79,10 @@ static double measure_headline(struct bench *b, const char *table, struct run_co
 }
 
 /* Beyond the paper's Hx: every one of the six components, and double precision, for each scheme
- * in the variant given (on the GPU, the one that was fastest at the rows' grid in this run). */
-static void measure_components_f64(struct bench *b, const char *const *variant, int grid, int threads)
+ * in the variant given (on the GPU, the one that was fastest at the rows' grid in this run); f64 in
+ * variant_f64's. */
+static void measure_components_f64(struct bench *b, const char *const *variant, const char *const *variant_f64,
+                                   int grid, int threads)
 {
     for (int i = 0; i < scheme_count(); i++)
         for (int comp = 0; comp < NCOMPONENTS; comp++) {
@@ -88,7 +92,7 @@ static void measure_components_f64(struct bench *b, const char *const *variant, 
             measure_row(b, "components", c, -1);
         }
     for (int i = 0; i < scheme_count(); i++) {
-        struct run_config c = hx_config(scheme_at(i), b->s.device, variant[i], COEF_ARRAY, grid);
+        struct run_config c = hx_config(scheme_at(i), b->s.device, variant_f64[i], COEF_ARRAY, grid);
         c.precision = F64, c.threads = threads;
         default_launch(&b->s, &c);
         measure_row(b, "f64", c, -1);
@@ -116,7 +120,7 @@ static void bench_cpu(struct bench *b)
             measure_headline(b, "uniform", hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_UNIFORM, PAPER_GRID), -1);
     const char *plain[MAX_SCHEMES];
     for (int i = 0; i < scheme_count(); i++) plain[i] = vars[0];
-    if (!b->quick) measure_components_f64(b, plain, PAPER_GRID, all);
+    if (!b->quick) measure_components_f64(b, plain, plain, PAPER_GRID, all);
     static const int sizes[] = {32, 64, 128, 200, 300};
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
@@ -147,9 +151,10 @@ static void bench_gpu(struct bench *b)
             default_launch(&b->s, &c);
             measure_headline(b, "uniform", c, -1);
         }
-    /* The sizes, then every component and f64 at 512^3 in each scheme's fastest variant there:
-     * the paper's 300^3 can rank the variants otherwise (FV24: linear 70%, tile25d 67% at 300^3;
-     * 70% and 83% at 512^3). */
+    /* The sizes, then every component at 512^3 in each scheme's fastest variant there (the
+     * paper's 300^3 can rank the variants otherwise: FV24, linear 70%, tile25d 67% at 300^3; 70%
+     * and 83% at 512^3), and f64 in its fastest f64 variant by the tuned file, where it has one
+     * (S44: linear fastest in f32, tile25d with two rows in f64). */
     static const int sizes[] = {64, 128, 256, 384, 512, 640};
     const char *fastest[MAX_SCHEMES] = {0};
     double best[MAX_SCHEMES] = {0};
@@ -161,7 +166,14 @@ static void bench_gpu(struct bench *b)
                 const double mcells = measure_row(b, "sizes", c, -1);
                 if (sizes[g] == 512 && (!fastest[i] || mcells > best[i])) fastest[i] = vars[v], best[i] = mcells;
             }
-    measure_components_f64(b, fastest, 512, 0);
+    char tuned_f64[MAX_SCHEMES][32];
+    const char *fastest_f64[MAX_SCHEMES];
+    for (int i = 0; i < scheme_count(); i++) {
+        const int tuned = !tuned_fastest_variant(b->s.slug, scheme_at(i)->name, HX, F64, COEF_ARRAY, tuned_f64[i],
+                                                 sizeof tuned_f64[i]);
+        fastest_f64[i] = tuned ? tuned_f64[i] : fastest[i];
+    }
+    measure_components_f64(b, fastest, fastest_f64, 512, 0);
 }
 
 static int run_device(enum device d, const char *dir, int reps, int quick)

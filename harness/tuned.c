@@ -94,3 +94,21 @@ int tuned_block(const char *gpu_slug, const char *scheme, int component, int pre
     fclose(f);
     return found < 0 ? -1 : 0;
 }
+
+int tuned_fastest_variant(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
+                          char *variant, size_t n)
+{
+    char path[512], line[512];
+    tuned_path(gpu_slug, path, sizeof path);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    struct tuned_entry e;
+    double best = 0;
+    while (fgets(line, sizeof line, f))
+        if (!tuned_parse(line, &e) && e.component == component && e.precision == precision && e.coef == coef &&
+            strcmp(e.scheme, scheme) == 0 && strncmp(e.variant, TUNED_STEP_PREFIX, strlen(TUNED_STEP_PREFIX)) != 0 &&
+            e.mcells_per_s > best)
+            best = e.mcells_per_s, snprintf(variant, n, "%s", e.variant);
+    fclose(f);
+    return best > 0 ? 0 : -1;
+}

@@ -48,4 +48,9 @@ int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b);
 int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
                 const char *variant, int block[3], int *nodes, int *rows);
 
+/* The kernel variant with the highest saved figure for this scheme, component, precision and
+ * coef (full-step lines excluded), into variant: 0, or -1 if the file has none. */
+int tuned_fastest_variant(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
+                          char *variant, size_t n);
+
 #endif

@@ -145,7 +145,7 @@ static void verification_matches_launch(void)
 
 /* Tuned-file lines: a new one (with rows) reads back as printed; one from before that column
  * reads as rows 0 (the kernel's default) and is printed back so; every line of the committed
- * tuned files loads; tuned_block finds both kinds. */
+ * tuned files loads; tuned_block finds both kinds; tuned_fastest_variant ranks the kernels. */
 static void tuned_lines_old_and_new(void)
 {
     struct tuned_entry e, back;
@@ -196,6 +196,11 @@ static void tuned_lines_old_and_new(void)
         tuned_print_header(f);
         fputs(now, f);
         fputs(old, f);
+        fputs("fv24 hx f64 array linear 256x1x1 1 1 5000.0 900.0 512x512x512\n"
+              "fv24 hx f64 array tile25d 128x2x1 32 2 6000.0 1000.0 512x512x512\n"
+              "fv24 hx f64 array step:fused25d 64x4x1 1 1 9000.0 1.0 512x512x512\n"
+              "fv24 hx f32 array linear 256x1x1 1 1 8000.0 1400.0 512x512x512\n",
+              f);
         fclose(f);
     }
     int block[3], nodes, rows;
@@ -205,6 +210,13 @@ static void tuned_lines_old_and_new(void)
     CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", block, &nodes, &rows) == 0 && rows == 0 &&
               block[0] == 128 && nodes == 64,
           "old line, from another component: %dx%dx%d, rows %d", block[0], block[1], block[2], rows);
+    /* The fastest kernel variant of a precision (bench's f64 table): not a full step's line. */
+    char variant[32] = "";
+    CHECK(tuned_fastest_variant("gpu-test", "fv24", HX, F64, COEF_ARRAY, variant, sizeof variant) == 0 &&
+              !strcmp(variant, "tile25d"),
+          "fastest f64 variant: '%s'", variant);
+    CHECK(tuned_fastest_variant("gpu-test", "s44", HX, F64, COEF_ARRAY, variant, sizeof variant) == -1,
+          "a scheme without lines has a fastest variant");
     CHECK(chdir(cwd) == 0, "cannot return to %s", cwd);
 }
 
