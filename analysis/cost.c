@@ -135,11 +135,11 @@ int cost_resolution(const struct scheme *s, enum cost_weights weights, const str
 /* ---- the throughput reader ------------------------------------------------------------- */
 
 enum { C_CODE, C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS,
-       C_VARIANT = NCOLS, C_BLOCK, C_NODES, C_ROWS, C_THREADS, NALL }; /* from NCOLS on: optional */
+       C_VARIANT = NCOLS, C_BLOCK, C_NODES, C_ROWS, C_STAGES, C_THREADS, NALL }; /* from NCOLS on: optional */
 static const char *const col_names[NALL] = {
     STEP_COL_CODE, STEP_COL_TABLE, STEP_COL_SCHEME, STEP_COL_DEVICE, STEP_COL_PRECISION, STEP_COL_COEF,
     STEP_COL_NX,   STEP_COL_NY,    STEP_COL_NZ,     STEP_COL_CELLS_PER_S, STEP_COL_DATE, STEP_COL_VARIANT,
-    STEP_COL_BLOCK, STEP_COL_NODES, STEP_COL_ROWS, STEP_COL_THREADS};
+    STEP_COL_BLOCK, STEP_COL_NODES, STEP_COL_ROWS, STEP_COL_STAGES, STEP_COL_THREADS};
 
 /* Splits a CSV line in place at commas (the suite writes no quoted fields); returns the count. */
 static int split_csv(char *line, char **f, int max)
@@ -209,6 +209,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                                  sscanf(fields[at[C_BLOCK]], "%dx%dx%d", &t->block[0], &t->block[1], &t->block[2]) == 3;
                 t->nodes = t->have_launch ? atoi(fields[at[C_NODES]]) : 0;
                 t->rows = t->have_launch && at[C_ROWS] >= 0 ? atoi(fields[at[C_ROWS]]) : 0;
+                t->stages = t->have_launch && at[C_STAGES] >= 0 ? atoi(fields[at[C_STAGES]]) : 0;
                 t->threads = at[C_THREADS] >= 0 ? atoi(fields[at[C_THREADS]]) : 0;
             }
         }

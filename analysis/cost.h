@@ -34,7 +34,8 @@
 #define STEP_COL_VARIANT "variant"
 #define STEP_COL_BLOCK "block"
 #define STEP_COL_NODES "nodes"
-#define STEP_COL_ROWS "rows" /* older files lack rows: the kernels' defaults */
+#define STEP_COL_ROWS "rows"     /* older files lack rows: the kernels' defaults */
+#define STEP_COL_STAGES "stages" /* and stages, likewise */
 #define STEP_COL_THREADS "threads"
 
 struct cost_problem {
@@ -82,7 +83,7 @@ struct throughput {
     char variant[32];   /* as fdtdbench step names it: "components", "fused", or a kernel variant */
     int have_launch;    /* block and nodes known (else the device's default launch) */
     int block[3], nodes;
-    int rows;           /* with the launch, where the file has it (0: the kernels' defaults) */
+    int rows, stages;   /* with the launch, where the file has them (0: the kernels' defaults) */
     int threads;        /* CPU threads (0: all) */
 };
 
@@ -120,7 +121,7 @@ int cost_mode(const struct cost_answer *a, int mode[3], char *why, size_t n);
 
 /* Steps the eigenmode `mode` of the periodic box c->grid for a->steps steps with the step engine
  * (sim_mode_timed: one warm-up step, then the steps timed in one call) at a's weights and Courant
- * number; c gives the backend, precision, storage, variant and launch (block, nodes, rows). 0, or
+ * number; c gives the backend, precision, storage, variant and launch (block, nodes, rows, stages). 0, or
  * -1 with why. */
 int cost_simulate(const struct cost_answer *a, const struct step_config *c, const int mode[3], struct cost_run *r,
                   char *why, size_t n);

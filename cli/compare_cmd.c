@@ -13,8 +13,8 @@ static const char usage[] =
     "usage: fdtdbench compare [--ignore COLUMNS] OLD.csv NEW.csv\n"
     "Matches the rows of two results files (run, sweep, bench, tune, or step) by their\n"
     "configuration (table, scheme, component, device, precision, coef, variant, boundary, grid,\n"
-    "block, nodes, rows, threads; a step file has no component, the others no boundary, and a\n"
-    "file from before rows were recorded matches any value there) and prints,\n"
+    "block, nodes, rows, stages, threads; a step file has no component, the others no boundary,\n"
+    "and a file from before rows or stages were recorded matches any value there) and prints,\n"
     "per row, NEW/OLD for updates/s (a step file's cells/s) and for pct_bw, and a verdict on pct_bw:\n"
     "faster or slower when the two differ by more than the wider of their spreads, else\n"
     "within noise. A row's spread is its pct_bw_spread column (the range of its interleaved\n"
@@ -23,17 +23,17 @@ static const char usage[] =
     "(or two sweeps' names) row by row; a row is shown with OLD's values.\n";
 
 /* The columns that name a configuration: rows with equal values here are the same measurement.
- * A file may lack the optional ones: nodes (older files: one node per thread), rows (older files:
- * not recorded, see unknown_key), component (a step file's rows are whole steps) and boundary
- * (only step files have one). */
+ * A file may lack the optional ones: nodes (older files: one node per thread), rows and stages
+ * (older files: not recorded, see unknown_key), component (a step file's rows are whole steps) and
+ * boundary (only step files have one). */
 static const char *const key_columns[] = {"table", "scheme", "component", "device", "precision", "coef", "variant",
-                                          "boundary", "nx", "ny", "nz", "block", "nodes", "rows", "threads"};
+                                          "boundary", "nx", "ny", "nz", "block", "nodes", "rows", "stages", "threads"};
 enum { NKEY = sizeof key_columns / sizeof key_columns[0] };
 
-/* Optional columns whose absence says nothing: a file from before rows were recorded ran its
- * kernels' defaults of the day, which are not known, so such a row matches whatever the other
- * file has there (the pair is not compared on that column). */
-static int unknown_key(const char *name) { return !strcmp(name, "rows"); }
+/* Optional columns whose absence says nothing: a file from before rows (or stages) were recorded
+ * ran its kernels' defaults of the day, which are not known, so such a row matches whatever the
+ * other file has there (the pair is not compared on that column). */
+static int unknown_key(const char *name) { return !strcmp(name, "rows") || !strcmp(name, "stages"); }
 
 static int optional_key(const char *name)
 {
@@ -174,7 +174,7 @@ static void describe(const struct row *r, char *out, size_t n)
         if (!r->key[k]) continue;
         const char *sep = !m ? "" : !strcmp(name, "ny") || !strcmp(name, "nz") ? "x" : " ";
         const int labelled = !strcmp(name, "block") || !strcmp(name, "nodes") || !strcmp(name, "rows") ||
-                             !strcmp(name, "threads");
+                             !strcmp(name, "stages") || !strcmp(name, "threads");
         m += (size_t)snprintf(out + m, n - m, "%s%s%s%s", sep, labelled ? name : "", labelled ? " " : "", r->key[k]);
     }
 }

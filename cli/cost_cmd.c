@@ -113,7 +113,7 @@ static int measure_full_step(struct session *se, const struct scheme *s, int pre
     snprintf(t->source, sizeof t->source, "measured now: %dx%d steps of %s on %dx%dx%d (median)", c.reps, c.steps,
              c.variant, c.c.grid[0], c.c.grid[1], c.c.grid[2]);
     snprintf(t->variant, sizeof t->variant, "%s", c.variant);
-    t->have_launch = 1, t->nodes = c.c.nodes, t->rows = c.c.rows, t->threads = c.threads;
+    t->have_launch = 1, t->nodes = c.c.nodes, t->rows = c.c.rows, t->stages = c.c.stages, t->threads = c.threads;
     memcpy(t->block, c.c.block, sizeof t->block);
     return 0;
 }
@@ -353,13 +353,13 @@ static void run_one(const struct opts *o, struct session *se, struct row *row)
         memcpy(c.grid, a->grid, sizeof c.grid);
         if (t->have_launch) {
             memcpy(c.block, t->block, sizeof c.block);
-            c.nodes = t->nodes, c.rows = t->rows;
+            c.nodes = t->nodes, c.rows = t->rows, c.stages = t->stages;
         } else {
             struct run_config rc = {.scheme = a->s, .component = HX, .precision = o->precision, .coef = o->coef,
                                     .device = o->device, .variant = c.variant};
             default_launch(se, &rc);
             memcpy(c.block, rc.block, sizeof c.block);
-            c.nodes = rc.nodes; /* rows 0: the step's own kernels' default */
+            c.nodes = rc.nodes; /* rows and stages 0: the step's own kernels' default */
         }
         se->b->set_threads(t->threads);
         fprintf(stderr, "cost: running %s (%s, %s) on %dx%dx%d for %lld steps ...\n", a->s->name, weights_label(a),

@@ -19,7 +19,7 @@ static const char *const run_usage =
 
 /* Options common to run and sweep. */
 struct options {
-    int device, precision, coef, reps, csv, threads, nodes, rows;
+    int device, precision, coef, reps, csv, threads, nodes, rows, stages;
     int grid[3];
     const char *variant;
     char schemes_help[160];
@@ -73,6 +73,7 @@ static void print_result(const struct session *s, const struct run_config *c, co
     if (c->device == DEV_CPU) printf(" threads %d", r->threads);
     if (c->nodes > 1) printf(" nodes %d", c->nodes);
     if (c->rows > 1) printf(" rows %d", c->rows);
+    if (c->stages > 0) printf(" stages %d", c->stages);
     printf(": verified\n");
     struct record m = {"run", c, r, &s->desc, NAN};
     metrics_text(stdout, &update_metrics, &m);
@@ -95,6 +96,7 @@ int cmd_run(int argc, char **argv)
         {"block", CLI_TEXT, "BXxBYxBZ", "GPU thread block (the tuned one, else the paper's Table 3 shape)", &block, 0, 0, NULL, 0},
         CLI_OPT_NODES(&o.nodes),
         CLI_OPT_ROWS(&o.rows),
+        CLI_OPT_STAGES(&o.stages),
         CLI_OPT_PRECISION(&o.precision),
         CLI_OPT_COEF(&o.coef),
         CLI_OPT_VARIANT(&o.variant),
@@ -107,7 +109,7 @@ int cmd_run(int argc, char **argv)
                            .precision = o.precision, .coef = o.coef, .device = o.device,
                            .variant = o.variant ? o.variant : default_variant(o.device),
                            .grid = {o.grid[0], o.grid[1], o.grid[2]}, .threads = o.threads, .reps = o.reps,
-                           .nodes = o.nodes, .rows = o.rows};
+                           .nodes = o.nodes, .rows = o.rows, .stages = o.stages};
     struct session s;
     session_open(&s, o.device);
     if (tile || block) parse_block(tile ? "--tile" : "--block", tile ? tile : block, o.device, c.block);
@@ -143,7 +145,7 @@ static struct run_config sweep_config(const struct session *s, const struct opti
     struct run_config c = {.scheme = scheme, .component = component, .precision = o->precision, .coef = o->coef,
                            .device = o->device, .variant = o->variant ? o->variant : default_variant(o->device),
                            .grid = {grid[0], grid[1], grid[2]}, .threads = threads, .reps = o->reps,
-                           .nodes = o->nodes, .rows = o->rows};
+                           .nodes = o->nodes, .rows = o->rows, .stages = o->stages};
     if (block) memcpy(c.block, block, sizeof c.block);
     default_launch(s, &c);
     return c;
@@ -175,6 +177,7 @@ int cmd_sweep(int argc, char **argv)
         CLI_OPT_VARIANT(&o.variant),
         CLI_OPT_NODES(&o.nodes),
         CLI_OPT_ROWS(&o.rows),
+        CLI_OPT_STAGES(&o.stages),
         CLI_OPT_REPS(&o.reps),
         CLI_OPT_RESULTS(&dir),
         {"name", CLI_STEM, "NAME", "file name stem and the rows' table column (sweep)", &name, 0, 0, NULL, 0},

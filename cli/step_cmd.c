@@ -59,6 +59,7 @@ int cmd_step(int argc, char **argv)
          &block, 0, 0, NULL, 0},
         {"nodes", CLI_INT, "N", "GPU: nodes per thread along z (tuned, else the variant's)", &c.c.nodes, 1, 64, NULL, 0},
         CLI_OPT_ROWS(&c.c.rows),
+        CLI_OPT_STAGES(&c.c.stages),
         {"boundary", CLI_CHOICE, "periodic|pec", "periodic wrap, or PEC walls (tangential E zero) (periodic)",
          &c.c.boundary, 0, 0, boundary_names, NBOUNDARIES},
         CLI_OPT_REPS(&c.reps),

@@ -24,26 +24,28 @@
 static const char *const help =
     "usage: fdtdbench tune [OPTIONS]\n"
     "Finds the fastest launch (thread-block shape; nodes per thread for the variants that march\n"
-    "along z; rows of nodes per thread along y for the tiled ones) of each GPU kernel variant,\n"
-    "scheme and component on this GPU, every measurement verified first, and saves the winners in\n"
-    TUNED_DIR "/<gpu>.conf, which run, sweep and bench then use. Kernels already in that file are\n"
-    "reused unless --force is given. Every measurement is also written to\n"
+    "along z; rows of nodes per thread along y and the pipeline depth for the tiled ones) of each\n"
+    "GPU kernel variant, scheme and component on this GPU, every measurement verified first, and\n"
+    "saves the winners in " TUNED_DIR "/<gpu>.conf, which run, sweep and bench then use. Kernels\n"
+    "already in that file are reused unless --force is given. Every measurement is also written to\n"
     "results/<gpu>/tune-<date>.csv (table \"blocks\"; \"blocks-f64\", \"blocks-uniform\" and so on\n"
     "for the other precisions and storages).\n"
     "Search: for each variant and scheme, the first component tries a coarse set of launches (the\n"
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 1,\n"
-    "8 or 32 nodes per thread; tiled variants at their own rows), then the neighbours of the best\n"
-    "(each extent, the nodes and the rows halved and doubled, up to 128 nodes and 8 rows) until\n"
-    "none is faster; the other components try that winner and its neighbours. Each launch is\n"
+    "8 or 32 nodes per thread; tiled variants at their own rows, at their own pipeline depth and\n"
+    "one less), then the neighbours of the best (each extent, the nodes and the rows halved and\n"
+    "doubled, up to 128 nodes and 8 rows, and the depth one less and one more) until none is\n"
+    "faster; the other components try that winner and its neighbours. Each launch is\n"
     "timed with one sample while searching; then the launches within 1% of the fastest, at most\n"
     "two, are timed again with --reps samples, and the fastest of those is saved (the CSV's reps\n"
     "column tells the two kinds of row apart).\n"
-    "Launches a variant does not take (its traits, shared memory, the row counts it was compiled\n"
-    "for) are skipped.\n"
+    "Launches a variant does not take (its traits, shared memory, the row counts and depths it was\n"
+    "compiled for) are skipped.\n"
     "--step tunes the fused full step's launch (fdtdbench step --variant fused, and the tiled fused25d)\n"
     "of each scheme and coefficient storage instead, saved as variant step:VARIANT; step and bench use it:\n"
-    "its blocks (tiles) at the first node count, the three fastest at the second, the best then with\n"
-    "its rows halved and doubled; timed with one sample, then the final few with --reps, as above.\n";
+    "its blocks (tiles) at the first node count (tiles also one plane shallower), the three fastest\n"
+    "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
+    "more; timed with one sample, then the final few with --reps, as above.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -52,21 +54,24 @@ enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 struct shapes {
     int n;
     int b[MAX_SHAPES][3];
-    int nodes[MAX_SHAPES], rows[MAX_SHAPES];
+    int nodes[MAX_SHAPES], rows[MAX_SHAPES], stages[MAX_SHAPES];
 };
 
 /* The index of a launch in s, or -1. */
-static int launch_index(const struct shapes *s, const int b[3], int nodes, int rows)
+static int launch_index(const struct shapes *s, const int b[3], int nodes, int rows, int stages)
 {
     for (int i = 0; i < s->n; i++)
-        if (!memcmp(s->b[i], b, sizeof s->b[i]) && s->nodes[i] == nodes && s->rows[i] == rows) return i;
+        if (!memcmp(s->b[i], b, sizeof s->b[i]) && s->nodes[i] == nodes && s->rows[i] == rows &&
+            s->stages[i] == stages)
+            return i;
     return -1;
 }
 
-static void add_launch(struct shapes *s, const int b[3], int nodes, int rows)
+static void add_launch(struct shapes *s, const int b[3], int nodes, int rows, int stages)
 {
-    if (launch_index(s, b, nodes, rows) < 0 && s->n < MAX_SHAPES)
-        memcpy(s->b[s->n], b, sizeof s->b[0]), s->nodes[s->n] = nodes, s->rows[s->n++] = rows;
+    if (launch_index(s, b, nodes, rows, stages) < 0 && s->n < MAX_SHAPES)
+        memcpy(s->b[s->n], b, sizeof s->b[0]), s->nodes[s->n] = nodes, s->rows[s->n] = rows,
+                                               s->stages[s->n++] = stages;
 }
 
 /* Search in two passes. Screening: every candidate timed with one sample. A measurement cost
@@ -86,10 +91,10 @@ struct timed {
     double mc[MAX_SHAPES];
 };
 
-static void timed_put(struct timed *t, const int b[3], int nodes, int rows, double mc)
+static void timed_put(struct timed *t, const int b[3], int nodes, int rows, int stages, double mc)
 {
-    int i = launch_index(&t->s, b, nodes, rows);
-    if (i < 0 && t->s.n < MAX_SHAPES) i = t->s.n, add_launch(&t->s, b, nodes, rows);
+    int i = launch_index(&t->s, b, nodes, rows, stages);
+    if (i < 0 && t->s.n < MAX_SHAPES) i = t->s.n, add_launch(&t->s, b, nodes, rows, stages);
     if (i >= 0) t->mc[i] = mc;
 }
 
@@ -106,70 +111,87 @@ static void fastest(const struct timed *t, int k, double floor, struct shapes *o
             if (!taken[i] && t->mc[i] >= 0 && t->mc[i] >= floor * best && (m < 0 || t->mc[i] > t->mc[m])) m = i;
         if (m < 0) return;
         taken[m] = 1;
-        add_launch(out, t->s.b[m], t->s.nodes[m], t->s.rows[m]);
+        add_launch(out, t->s.b[m], t->s.nodes[m], t->s.rows[m], t->s.stages[m]);
     }
 }
 
 /* Nodes per thread (marching variants) the search goes up to. Longer columns gained under a
  * point at 512^3 on the H100 and left smaller grids too few blocks (FV24 in tile25d tuned to 512
  * nodes: 66% of bandwidth at 384^3 against 82% with 64). Rows per thread (tiled variants)
- * likewise: eight rows spilled registers in every high-order kernel. */
-enum { MAX_TUNED_NODES = 128, MAX_TUNED_ROWS = 8 };
+ * likewise: eight rows spilled registers in every high-order kernel; a pipeline four planes deep
+ * lost on the H100 and the H200. */
+enum { MAX_TUNED_NODES = 128, MAX_TUNED_ROWS = 8, MAX_TUNED_STAGES = 4 };
 
-/* ", 2 rows": a launch's rows where they are not the trivial one (run's rule). */
-static const char *rows_text(int rows)
+/* ", 2 rows, 3 stages": a launch's rows and depth where they are not the trivial ones (run's rule). */
+static const char *tiling_text(int rows, int stages)
 {
-    static char s[24];
+    static char s[48];
+    int n = 0;
     s[0] = '\0';
-    if (rows > 1) snprintf(s, sizeof s, ", %d rows", rows);
+    if (rows > 1) n = snprintf(s, sizeof s, ", %d rows", rows);
+    if (stages > 0) snprintf(s + n, sizeof s - n, ", %d stages", stages);
     return s;
 }
 
 /* The first component's candidates. Marching variants: flat blocks with one node per thread
- * (best for Yee in zmarch, which a search from 8 did not reach), a short and a long column (36).
- * The others: the paper's Table 3 shapes, then a spread of 3-D shapes (about 22). Every one at the
- * kernel's own rows (the neighbours vary them): the set stays as large. */
+ * (best for Yee in zmarch, which a search from 8 did not reach), a short and a long column (36);
+ * a pipelined one each at its own depth and one less (72): on the H200, FV24's best launch at
+ * depth 2 (128x2x1, two rows, 84% of the probe) was not a neighbour of its best at depth 3 (64x2x1,
+ * 77%), and a search that started at 3 alone stopped there. The others: the paper's Table 3
+ * shapes, then a spread of 3-D shapes (about 22). Every one at the kernel's own rows (the
+ * neighbours vary them). */
 static void coarse_shapes(const struct variant_traits *t, struct shapes *s)
 {
     static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 8, 32};
     if (t->marches) {
         for (int x = 0; x < 4; x++)
             for (int y = 1; y < 4; y++)
-                for (int n = 0; n < 3; n++) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n], 0);
+                for (int n = 0; n < 3; n++) {
+                    add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n], 0, 0);
+                    if (t->stages > 1) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n], 0, t->stages - 1);
+                }
         return;
     }
     for (int i = 0; i < (int)(sizeof paper_schemes / sizeof paper_schemes[0]); i++)
-        add_launch(s, paper_schemes[i].best_block, 1, 0);
+        add_launch(s, paper_schemes[i].best_block, 1, 0, 0);
     for (int x = 0; x < 4; x += x == 0 ? 2 : 1) /* 32, 128, 256 */
         for (int y = 0; y < 3; y++)
-            for (int z = 1; z <= (t->flat ? 1 : 2); z++) add_launch(s, (int[3]){bx[x], by[y], z}, 1, 0);
+            for (int z = 1; z <= (t->flat ? 1 : 2); z++) add_launch(s, (int[3]){bx[x], by[y], z}, 1, 0, 0);
 }
 
-/* A launch with its rows per thread halved and doubled, where the variant takes other rows (a
- * row count the kernel was not compiled for is then refused, by check_launch or step_measure). */
-static void other_rows(const struct variant_traits *t, const int b[3], int nodes, int rows, struct shapes *s)
+/* A launch with its rows per thread halved and doubled, and its pipeline depth one less and one
+ * more, where the variant takes others (rows or a depth the kernel was not compiled for are then
+ * refused, by check_launch or step_measure). */
+static void other_tiling(const struct variant_traits *t, const int b[3], int nodes, int rows, int stages,
+                         struct shapes *s)
 {
-    if (!t->rows) return;
-    if (rows > 1) add_launch(s, b, nodes, rows / 2);
-    if (rows * 2 <= MAX_TUNED_ROWS) add_launch(s, b, nodes, rows * 2);
+    if (t->rows) {
+        if (rows > 1) add_launch(s, b, nodes, rows / 2, stages);
+        if (rows * 2 <= MAX_TUNED_ROWS) add_launch(s, b, nodes, rows * 2, stages);
+    }
+    if (t->stages) {
+        if (stages > 1) add_launch(s, b, nodes, rows, stages - 1);
+        if (stages < MAX_TUNED_STAGES) add_launch(s, b, nodes, rows, stages + 1);
+    }
 }
 
 /* A launch and its neighbours: each block extent, and the nodes per thread, halved and doubled;
- * for a tiled variant its other rows too. */
-static void neighbours(const struct variant_traits *t, const int b[3], int nodes, int rows, struct shapes *s)
+ * for a tiled variant its other rows and depths too. */
+static void neighbours(const struct variant_traits *t, const int b[3], int nodes, int rows, int stages,
+                       struct shapes *s)
 {
-    add_launch(s, b, nodes, rows);
+    add_launch(s, b, nodes, rows, stages);
     for (int d = 0; d < (t->flat ? 2 : 3); d++)
         for (int f = 0; f < 2; f++) {
             int nb[3] = {b[0], b[1], b[2]};
             nb[d] = f ? nb[d] * 2 : nb[d] / 2;
-            if (nb[d] >= 1) add_launch(s, nb, nodes, rows);
+            if (nb[d] >= 1) add_launch(s, nb, nodes, rows, stages);
         }
     if (t->marches) {
-        if (nodes > 1) add_launch(s, b, nodes / 2, rows);
-        if (nodes * 2 <= MAX_TUNED_NODES) add_launch(s, b, nodes * 2, rows);
+        if (nodes > 1) add_launch(s, b, nodes / 2, rows, stages);
+        if (nodes * 2 <= MAX_TUNED_NODES) add_launch(s, b, nodes * 2, rows, stages);
     }
-    other_rows(t, b, nodes, rows, s);
+    other_tiling(t, b, nodes, rows, stages, s);
 }
 
 /* The entries of the file, as read and as tuned so far. */
@@ -281,23 +303,23 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
     int improved = 0;
     const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
     for (int i = 0; i < c->n; i++) {
-        int rows = c->rows[i];
-        declared_rows(&k->traits, &rows); /* 0: the kernel's own, recorded as such */
-        if (launch_index(&q->seen.s, c->b[i], c->nodes[i], rows) >= 0) continue;
-        if (check_launch(q->s->b, k, q->grid, c->b[i], c->nodes[i], rows, why, sizeof why)) continue;
+        int rows = c->rows[i], stages = c->stages[i];
+        declared_tiling(&k->traits, &rows, &stages); /* 0: the kernel's own, recorded as such */
+        if (launch_index(&q->seen.s, c->b[i], c->nodes[i], rows, stages) >= 0) continue;
+        if (check_launch(q->s->b, k, q->grid, c->b[i], c->nodes[i], rows, stages, why, sizeof why)) continue;
         struct run_config rc = {.scheme = scheme_find(e->scheme), .component = e->component, .precision = e->precision,
                                 .coef = e->coef, .device = DEV_GPU, .variant = e->variant,
                                 .grid = {q->grid[0], q->grid[1], q->grid[2]},
                                 .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = reps, .nodes = c->nodes[i],
-                                .rows = rows};
+                                .rows = rows, .stages = stages};
         struct run_result r;
         q->done++;
         if (measure(q->s->b, &rc, &q->s->desc, &r, why, sizeof why)) {
             fprintf(stderr, "%stune: %s %s %s block %dx%dx%d, %d nodes%s FAILED: %s\n", q->tty ? "\r\033[K" : "",
                     e->variant, e->scheme, component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes,
-                    rows_text(rc.rows), why);
+                    tiling_text(rc.rows, rc.stages), why);
             q->failed++;
-            timed_put(&q->seen, c->b[i], c->nodes[i], rows, -1);
+            timed_put(&q->seen, c->b[i], c->nodes[i], rows, stages, -1);
             continue;
         }
         /* "blocks" for f32 array kernels, the block-shape heatmaps' table; other precisions and
@@ -310,10 +332,10 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
         results_check(q->rf);
         struct record m = {table, &rc, &r, &q->s->desc, NAN};
         const double mc = r.verified ? metric_num(METRIC_mcells_per_s, &m) : -1;
-        timed_put(&q->seen, c->b[i], c->nodes[i], rows, mc);
+        timed_put(&q->seen, c->b[i], c->nodes[i], rows, stages, mc);
         if (mc > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
-            e->nodes = rc.nodes, e->rows = rc.rows;
+            e->nodes = rc.nodes, e->rows = rc.rows, e->stages = rc.stages;
             memcpy(e->grid, q->grid, sizeof e->grid);
             e->mcells_per_s = mc;
             e->gbs = metric_num(METRIC_gbs_effective, &m);
@@ -322,7 +344,7 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
         if (q->tty)
             fprintf(stderr, "\r\033[K[%d measured] %s %s %s %dx%dx%d x%d%s ...", q->done, e->variant, e->scheme,
                     component_names[e->component], rc.block[0], rc.block[1], rc.block[2], rc.nodes,
-                    rows_text(rc.rows));
+                    tiling_text(rc.rows, rc.stages));
     }
     return improved;
 }
@@ -348,12 +370,12 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     e->mcells_per_s = -1;
     q->seen.s.n = 0;
     const int from_sibling = sibling && sibling->mcells_per_s >= 0;
-    if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, sibling->rows, &c);
+    if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, sibling->rows, sibling->stages, &c);
     else coarse_shapes(&k->traits, &c);
     try_launches(q, e, &c, 1);
     for (int round = 0; round < (from_sibling ? 0 : 4) && e->mcells_per_s >= 0; round++) {
         struct shapes n = {0};
-        neighbours(&k->traits, e->block, e->nodes, e->rows, &n);
+        neighbours(&k->traits, e->block, e->nodes, e->rows, e->stages, &n);
         if (!try_launches(q, e, &n, 1)) break;
     }
     final_few(q, e);
@@ -367,27 +389,28 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
     for (int i = 0; i < l->n; i++) {
         struct step_result r;
         memcpy(c->c.block, l->b[i], sizeof c->c.block);
-        c->c.nodes = l->nodes[i], c->c.rows = l->rows[i], c->reps = reps;
+        c->c.nodes = l->nodes[i], c->c.rows = l->rows[i], c->c.stages = l->stages[i], c->reps = reps;
         double mc = -1;
         if (step_measure(c, &s->desc, &r, why, n) == 0) {
             const struct step_record m = {"tune", c, &r, &s->desc};
             mc = step_num(STEP_mcells_per_s, &m);
             if (mc > e->mcells_per_s) {
                 memcpy(e->block, c->c.block, sizeof e->block);
-                e->nodes = c->c.nodes, e->rows = c->c.rows;
+                e->nodes = c->c.nodes, e->rows = c->c.rows, e->stages = c->c.stages;
                 e->mcells_per_s = mc, e->gbs = step_num(STEP_gbs_effective, &m);
                 memcpy(e->grid, grid, sizeof e->grid);
             }
         }
-        timed_put(t, l->b[i], l->nodes[i], l->rows[i], mc);
+        timed_put(t, l->b[i], l->nodes[i], l->rows[i], l->stages[i], mc);
     }
 }
 
 /* --step: the fused full step's launch on this GPU, for each fused variant, scheme and
  * coefficient storage it has, searched over a fixed set (fused: 1-D and flat blocks of one node
  * per thread, then two for the three fastest; a tiled variant (flat): the tiles fused25d compiles,
- * 32x4 to 128x2, marching 16 planes, then 64 for the three fastest, at its kernels' own rows; then
- * the best with its rows halved and doubled, a few launches more rather than a larger set),
+ * 32x4 to 128x2, marching 16 planes, at its kernels' own rows and depth and one plane less, then 64
+ * planes for the three fastest; then the best with its rows halved and doubled and its depth one
+ * less and one more, a few launches more rather than a larger set),
  * screened and confirmed as the kernels are (FINALS), and saved as variant "step:VARIANT"
  * (tuned.h), which step and bench then use. On the H100 the second node count won only with one of
  * the three fastest blocks at the first. Every measurement is a verified step_measure; the
@@ -423,17 +446,20 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 const int flat = t->flat;
                 const int(*shapes)[3] = flat ? tiles : blocks, *zn = flat ? tile_nodes : block_nodes;
                 const int nshapes = flat ? (int)(sizeof tiles / sizeof tiles[0]) : (int)(sizeof blocks / sizeof blocks[0]);
-                int rows = 0;
-                declared_rows(t, &rows);
+                int rows = 0, stages = 0;
+                declared_tiling(t, &rows, &stages);
                 struct timed seen = {0}, again = {0};
                 struct shapes first = {0}, top = {0}, second = {0}, other = {0}, final = {0};
                 e.mcells_per_s = -1;
-                for (int b = 0; b < nshapes; b++) add_launch(&first, shapes[b], zn[0], rows);
+                for (int b = 0; b < nshapes; b++) { /* a pipelined one at its depth and one less (coarse_shapes) */
+                    add_launch(&first, shapes[b], zn[0], rows, stages);
+                    if (stages > 1) add_launch(&first, shapes[b], zn[0], rows, stages - 1);
+                }
                 try_steps(s, &c, &first, 1, &e, &seen, grid, why, sizeof why);
                 fastest(&seen, STEP_SECOND_NODES, 0, &top);
-                for (int b = 0; b < top.n; b++) add_launch(&second, top.b[b], zn[1], rows);
+                for (int b = 0; b < top.n; b++) add_launch(&second, top.b[b], zn[1], rows, stages);
                 try_steps(s, &c, &second, 1, &e, &seen, grid, why, sizeof why);
-                if (e.mcells_per_s >= 0) other_rows(t, e.block, e.nodes, e.rows, &other);
+                if (e.mcells_per_s >= 0) other_tiling(t, e.block, e.nodes, e.rows, e.stages, &other);
                 try_steps(s, &c, &other, 1, &e, &seen, grid, why, sizeof why);
                 if (reps > 1 && e.mcells_per_s >= 0) {
                     fastest(&seen, FINALS, FINAL_CLOSE, &final);
@@ -447,7 +473,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 }
                 fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes%s, %.1f MCells/s (cells x steps), %.1f GB/s\n",
                         e.scheme, coef_names[coef], fused[v], e.block[0], e.block[1], e.block[2], e.nodes,
-                        rows_text(e.rows), e.mcells_per_s, e.gbs);
+                        tiling_text(e.rows, e.stages), e.mcells_per_s, e.gbs);
                 table_put(table, &e);
                 table_write(table, path, s, grid);
                 tuned_print(stdout, &e);
@@ -512,7 +538,7 @@ int cmd_tune(int argc, char **argv)
     for (int i = 0; i < nb; i++) {
         int b[3];
         cli_triple("--blocks", blocks[i], 1, 1 << 20, b);
-        add_launch(&given, b, 1, 0);
+        add_launch(&given, b, 1, 0, 0);
     }
     struct session s;
     session_open(&s, DEV_GPU);
@@ -583,7 +609,7 @@ int cmd_tune(int argc, char **argv)
             continue;
         }
         fprintf(stderr, "best %dx%dx%d, %d nodes per thread%s, %.1f MCells/s, %.1f GB/s (ETA %s)\n", e->block[0],
-                e->block[1], e->block[2], e->nodes, rows_text(e->rows), e->mcells_per_s, e->gbs, eta);
+                e->block[1], e->block[2], e->nodes, tiling_text(e->rows, e->stages), e->mcells_per_s, e->gbs, eta);
         table_put(&table, e);
         table_write(&table, path, &s, grid);
     }

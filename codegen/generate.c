@@ -41,6 +41,8 @@
  *   rows=A,U      the variant's threads update rows of nodes (kernel_args.rows, adjacent in y):
  *                 where nothing was tuned, A with coefficient arrays, U without (accepts() says
  *                 which row counts a kernel was compiled for)
+ *   stages=N      the variant pipelines its loads, kernel_args.stages planes ahead: N where
+ *                 nothing was tuned (accepts() says which depths it was compiled for)
  * In a kernel section these words are replaced:
  *   $NAME      the kernel's name; $ENTRY its entry point (kernel_fn, C linkage), $NAME_run
  *   $SCHEME $COMPONENT $PRECISION $COEF $VARIANT  as in the kernel table; $REAL float|double
@@ -48,6 +50,7 @@
  *   $INDEXED   1 for indexed coefficients, 0 for the others (for #if)
  *   $MAXTHREADS  the max_threads trait (1024 if not given), for __launch_bounds__
  *   $ROWS      the kernel's default rows per thread (rows= for its storage; 0 if not given)
+ *   $STAGES    the variant's default pipeline depth (stages=; 0 if not given)
  *   $DECLS     declarations of the inputs, through the template's macros DECL_LEVEL(name, l),
  *              DECL_SRC(name, plus|minus), DECL_COEF_A(name, da|db, idx) for coefficient
  *              arrays and DECL_COEF_U(name, da|db, idx) for uniform ones
@@ -128,6 +131,7 @@ static void put(struct buf *b, const char *fmt, ...)
 struct traits {
     int marches, flat, accepts, indexed, halo_axes, max_threads, block[3], nodes;
     int rows[2]; /* default rows per thread: with coefficient arrays, without; 0: one, no other */
+    int stages;  /* default pipeline depth; 0: no pipeline */
 };
 
 /* A kernel's default rows per thread (its variant's rows=A,U for its storage), 0 for none. */
@@ -379,6 +383,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "INDEXED")) put(out, "%d", k->coef == COEF_INDEXED);
         else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
         else if (!strcmp(word, "ROWS")) put(out, "%d", default_rows(k->traits, k->coef));
+        else if (!strcmp(word, "STAGES")) put(out, "%d", k->traits->stages);
         else if (!strcmp(word, "MAXTHREADS")) put(out, "%d", k->traits->max_threads ? k->traits->max_threads : 1024);
         else if (!strcmp(word, "DECLS")) emit_decls(out, k);
         else if (!strcmp(word, "BRACKETS")) emit_brackets(out, k);
@@ -424,6 +429,7 @@ static void parse_traits(const char *path, char *words, struct traits *t)
         else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
         else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
         else if (sscanf(w, "rows=%d,%d", &t->rows[0], &t->rows[1]) == 2 && t->rows[0] > 0 && t->rows[1] > 0) continue;
+        else if (sscanf(w, "stages=%d", &t->stages) == 1 && t->stages > 0) continue;
         else if (sscanf(w, "block=%dx%dx%d", &b[0], &b[1], &b[2]) == 3 && b[0] > 0 && b[1] > 0 && b[2] > 0) continue;
         else die("%s: unknown or malformed trait '%s'", path, w);
     }
@@ -570,9 +576,9 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{.marches = %d, .flat = %d, .max_threads = %d, .block = {%d, %d, %d}, .nodes = %d, .rows = %d, "
-           ".halo_axes = %d}},\n",
+           ".stages = %d, .halo_axes = %d}},\n",
         r->marches, r->flat, r->max_threads, r->block[0], r->block[1], r->block[2], r->nodes, default_rows(r, k->coef),
-        r->halo_axes);
+        r->stages, r->halo_axes);
 }
 
 /* The device's kernel tables, in plain C: every variant's entry points, declared, and listed in

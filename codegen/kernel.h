@@ -30,6 +30,7 @@ struct kernel_args {
     int block[3];      /* CPU: tile in (i,j,k), 0 = whole extent; GPU: thread-block shape */
     int nodes;         /* GPU variants that march along z: consecutive nodes per thread (1 otherwise) */
     int rows;          /* GPU tiled variants: adjacent rows of nodes per thread along y (0: the default) */
+    int stages;        /* GPU tiled variants: pipeline depth, planes copied ahead (0: the default) */
     int boundary;      /* the step engine's enum boundary (halo_rule.h), for kernels that write their own halo */
 };
 
@@ -54,6 +55,7 @@ struct variant_traits {
     int nodes;       /* likewise, nodes per thread (1 unless it marches) */
     int rows;        /* likewise, rows of nodes per thread along y for this kernel's storage; 0: the
                       * variant updates one row per thread and takes no other */
+    int stages;      /* likewise, its pipeline depth (planes copied ahead); 0: it has no pipeline */
     int halo_axes;   /* how many axes, from x, of its output's halo the kernel writes itself
                       * (halo_rule.h): 1, x, row by row while the row is in cache (the CPU's fused
                       * step: the caller refreshes y and z); 3, all (the GPU's: no refresh) */
@@ -67,8 +69,8 @@ struct kernel_entry {
     int coef;           /* enum coef_storage */
     const char *variant;
     kernel_fn fn;
-    /* NULL, or a check of one launch (grid, block, nodes, rows against the device's limits and the
-     * variant's own: the row counts it was compiled for): 0, or -1 with the reason in why. The
+    /* NULL, or a check of one launch (grid, block, nodes, rows, stages against the device's limits
+     * and the variant's own: the row counts and depths it was compiled for): 0, or -1 with the reason in why. The
      * harness calls it before launching. */
     int (*accepts)(const struct kernel_args *a, char *why, size_t n);
     struct variant_traits traits;

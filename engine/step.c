@@ -274,7 +274,8 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
             goto fail;
         }
         /* the device's and the variant's checks of this launch, as every measurement makes them */
-        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, why, n)) goto fail;
+        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, c->stages, why, n))
+            goto fail;
     }
     struct step_materials mat;
     if (vacuum(c, &mat, why, n)) goto fail;
@@ -330,7 +331,7 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         a.index = m->index;
         memcpy(a.block, c->block, sizeof a.block);
         a.nodes = c->nodes > 0 ? c->nodes : 1;
-        a.rows = c->rows; /* 0: the kernel's default */
+        a.rows = c->rows, a.stages = c->stages; /* 0: the kernel's default */
         a.boundary = c->boundary;
         args[comp - first] = a;
         if (!fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */

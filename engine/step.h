@@ -19,6 +19,7 @@ struct step_config {
     const char *variant;  /* each component's kernel variant ("plain", "baseline", ...), or STEP_FUSED */
     int block[3], nodes;  /* kernel_args.block and .nodes (0: one node per thread) */
     int rows;             /* kernel_args.rows (0: unset, the kernels' default) */
+    int stages;           /* kernel_args.stages (0: unset, the kernels' default) */
     int grid[3];          /* interior cells, each at least STEP_MIN_GRID */
     double courant;       /* c dt / Delta, cell size 1 m */
     int boundary;         /* enum boundary */

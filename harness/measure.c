@@ -32,6 +32,10 @@ int check_extent(const struct run_config *c, char *why, size_t n)
         snprintf(why, n, "rows per thread %d is outside 1..%d", c->rows, LAUNCH_MAX_ROWS);
         return -1;
     }
+    if (c->stages < 0 || c->stages > LAUNCH_MAX_STAGES) {
+        snprintf(why, n, "pipeline depth %d is outside 1..%d", c->stages, LAUNCH_MAX_STAGES);
+        return -1;
+    }
     for (int d = 0; d < 3; d++) {
         /* A CPU tile covers at most the grid (its loops step by it); a GPU block larger than a
          * small grid only idles threads, and the device's own limits bound it (check_block). */
@@ -66,18 +70,18 @@ void verify_geometry(const struct run_config *c, int out[3])
 static size_t grid_cells(const int g[3]) { return (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
 
 /* The geometry and launch of a's kernel over grid g; everything else zero. */
-static void set_geometry(struct kernel_args *a, const int g[3], const int block[3], int nodes, int rows)
+static void set_geometry(struct kernel_args *a, const int g[3], const int block[3], int nodes, int rows, int stages)
 {
     memset(a, 0, sizeof *a);
     a->nx = g[0], a->ny = g[1], a->nz = g[2];
     a->sy = g[0] + 2 * HALO;
     a->sz = a->sy * (g[1] + 2 * HALO);
     memcpy(a->block, block, sizeof a->block);
-    a->nodes = nodes, a->rows = rows;
+    a->nodes = nodes, a->rows = rows, a->stages = stages;
 }
 
 int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
-                 int nodes, int rows, char *why, size_t n)
+                 int nodes, int rows, int stages, char *why, size_t n)
 {
     const struct variant_traits *t = &k->traits;
     if (b->check_block(block, why, n)) return -1;
@@ -91,13 +95,17 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
                  k->variant);
         return -1;
     }
+    if (stages > 0 && !t->stages) {
+        snprintf(why, n, "variant %s has no pipeline: stages must be 0 (tiled variants take a depth)", k->variant);
+        return -1;
+    }
     if (t->flat && block[2] != 1) {
         snprintf(why, n, "variant %s takes flat blocks (z extent 1), not %dx%dx%d", k->variant, block[0], block[1], block[2]);
         return -1;
     }
     if (!k->accepts) return 0;
     struct kernel_args a;
-    set_geometry(&a, grid, block, nodes, rows);
+    set_geometry(&a, grid, block, nodes, rows, stages);
     return k->accepts(&a, why, n);
 }
 
@@ -243,7 +251,7 @@ static int compare(const struct scheme *s, int component, int p, const struct re
 }
 
 int verify_kernel(const struct backend *b, const struct scheme *s, const struct kernel_entry *k, const int grid[3],
-                  const int block[3], int nodes, int rows, double *worst, char *why, size_t n)
+                  const int block[3], int nodes, int rows, int stages, double *worst, char *why, size_t n)
 {
     static unsigned long long calls;
     rng_state = (unsigned long long)time(NULL) * 2654435761ull + ++calls * 0x9E3779B97F4A7C15ull;
@@ -252,10 +260,10 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     size_t cells = grid_cells(grid), size = p == F32 ? 4 : 8;
     struct kernel_args a;
     struct reference_inputs in = {0};
-    set_geometry(&a, grid, block, nodes, rows);
+    set_geometry(&a, grid, block, nodes, rows, stages);
     in.nx = a.nx, in.ny = a.ny, in.nz = a.nz, in.sy = a.sy, in.sz = a.sz;
 
-    if (check_launch(b, k, grid, block, nodes, rows, why, n)) return -1;
+    if (check_launch(b, k, grid, block, nodes, rows, stages, why, n)) return -1;
     double *host[2 * MAX_LEVELS + MAX_GROUPS + 2];
     void *dev[2 * MAX_LEVELS + MAX_GROUPS + 2], *index_dev = NULL;
     unsigned char *index = NULL;
@@ -383,7 +391,7 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
         return -1;
     }
     /* The timed launch first: verification then runs the same launch on its own grid. */
-    if (check_launch(b, k, c->grid, c->block, c->nodes, c->rows, why, n) || check_extent(c, why, n)) return -1;
+    if (check_launch(b, k, c->grid, c->block, c->nodes, c->rows, c->stages, why, n) || check_extent(c, why, n)) return -1;
     return run_fits(c, d, why, n);
 }
 
@@ -400,7 +408,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     double worst;
     int vgrid[3];
     verify_geometry(c, vgrid);
-    if (verify_kernel(b, s, k, vgrid, c->block, c->nodes, c->rows, &worst, why, n)) return -1;
+    if (verify_kernel(b, s, k, vgrid, c->block, c->nodes, c->rows, c->stages, &worst, why, n)) return -1;
     r->verified = 1;
 
     int L = s->levels, G = s->ngroups, narrays = array_count(s, c->coef);
@@ -415,7 +423,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     double da[MAX_LEVELS], db[MAX_GROUPS];
     timing_coefficients(s, da, db);
     struct kernel_args a;
-    set_geometry(&a, c->grid, c->block, c->nodes, c->rows);
+    set_geometry(&a, c->grid, c->block, c->nodes, c->rows, c->stages);
     int at = 0;
     for (int l = 0; l < L; l++) {
         a.level[l] = arrays[at];

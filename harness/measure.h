@@ -7,19 +7,20 @@
 #include "results.h"
 
 /* Runs kernel k on the device on random data over `grid` (odd sizes welcome) with the given
- * block/tile (and nodes per thread, for variants that march along z; rows per thread, for tiled
- * variants, 0 their default), its output poisoned first, and compares every interior cell with
+ * block/tile (and nodes per thread, for variants that march along z; rows per thread and pipeline
+ * depth, for tiled variants, 0 their default), its output poisoned first, and compares every interior cell with
  * the double-precision reference (reference.h); also checks that no halo cell was written.
  * Returns 0 if it matches, or -1 with the first mismatch described in why.
  * *worst gets the largest error as a fraction of its tolerance (<= 1 passes). */
 int verify_kernel(const struct backend *b, const struct scheme *s, const struct kernel_entry *k, const int grid[3],
-                  const int block[3], int nodes, int rows, double *worst, char *why, size_t n);
+                  const int block[3], int nodes, int rows, int stages, double *worst, char *why, size_t n);
 
-/* 0 if kernel k can run on grid with this block, nodes per thread and rows per thread (0: the
- * kernel's default; a variant without rows takes 0 or 1): the device's limits, the variant's
- * traits and its own accepts(); else -1 with the reason in why. */
+/* 0 if kernel k can run on grid with this block, nodes per thread, rows per thread and pipeline
+ * depth (0: the kernel's default; a variant without rows takes 0 or 1, one without a pipeline
+ * depth 0): the device's limits, the variant's traits and its own accepts(); else -1 with the
+ * reason in why. */
 int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
-                 int nodes, int rows, char *why, size_t n);
+                 int nodes, int rows, int stages, char *why, size_t n);
 
 /* The base of the grid on which run and sweep verify a kernel before timing it: small and
  * odd-sized. verify_geometry adjusts it to the timed launch. */
@@ -27,8 +28,8 @@ extern const int verify_grid[3];
 
 /* 0 if c's launch is bounded: a CPU tile from 0 (whole) up to the grid in each dimension; a GPU
  * block's extent (y times rows per thread, z times nodes per thread) within int-safe limits, rows
- * within LAUNCH_MAX_ROWS (the device's and the variant's own limits are check_launch's); or -1
- * saying which extent is not. */
+ * within LAUNCH_MAX_ROWS and the pipeline depth within LAUNCH_MAX_STAGES (the device's and the
+ * variant's own limits are check_launch's); or -1 saying which is not. */
 int check_extent(const struct run_config *c, char *why, size_t n);
 
 /* The grid that verification runs c's launch on: verify_grid, each size moved to the same

@@ -73,6 +73,8 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
       NUM(m->c->nodes > 1 ? m->c->nodes : 1))                                                                          \
     X(rows, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: rows of nodes per thread along y",                         \
       NUM(m->c->rows > 1 ? m->c->rows : 1))                                                                            \
+    X(stages, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: pipeline depth, planes copied ahead (0: no pipeline)",   \
+      NUM(m->c->stages))                                                                                               \
     X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
     X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                               \
     X(batch, "", "%.0f", NULL, 1, NULL, "launches per timed sample", NUM(m->r->batch))                                 \
@@ -156,6 +158,8 @@ struct step_record {
       NUM(m->c->c.nodes > 1 ? m->c->c.nodes : 1))                                                                      \
     X(rows, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: rows of nodes per thread along y",                         \
       NUM(m->c->c.rows > 1 ? m->c->c.rows : 1))                                                                        \
+    X(stages, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: pipeline depth, planes copied ahead (0: no pipeline)",   \
+      NUM(m->c->c.stages))                                                                                             \
     X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
     X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->c->steps))                                    \
     X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                               \

@@ -20,11 +20,12 @@ struct run_config {
     int reps;             /* timed samples; the median is reported */
     int nodes;            /* GPU marching variants: nodes per thread along z (0 or 1: one) */
     int rows;             /* GPU tiled variants: rows of nodes per thread along y (0: unset, the kernel's default) */
+    int stages;           /* GPU tiled variants: pipeline depth, planes copied ahead (0: unset, the kernel's default) */
 };
 
-/* The most rows per thread any launch may ask for (check_extent, the option's range); each
- * kernel's accepts() takes only the counts it was compiled for. */
-enum { LAUNCH_MAX_ROWS = 16 };
+/* The most rows per thread and the deepest pipeline any launch may ask for (check_extent, the
+ * options' ranges); each kernel's accepts() takes only the values it was compiled for. */
+enum { LAUNCH_MAX_ROWS = 16, LAUNCH_MAX_STAGES = 8 };
 
 /* What it measured. */
 struct run_result {

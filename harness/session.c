@@ -53,35 +53,37 @@ static int declared_launch(const struct variant_traits *t, int block[3], int *no
     return 1;
 }
 
-void declared_rows(const struct variant_traits *t, int *rows)
+void declared_tiling(const struct variant_traits *t, int *rows, int *stages)
 {
     if (!*rows) *rows = t && t->rows ? t->rows : 1;
+    if (!*stages) *stages = t ? t->stages : 0;
 }
 
 /* The launch a run uses where it was not given: with no block, the tuned one, else the variant's
  * declared default (its traits), else the paper's Table 3 shape with one node per thread; with
  * a block given, the variant's declared nodes per thread unless those were given too (a marching
  * variant's one node per thread is a launch nobody means). The CPU's default tile is whole rows
- * of one plane. Rows not given nor tuned are the variant's declared ones, so that the run records
- * what it ran. */
+ * of one plane. Rows and pipeline depth not given nor tuned are the variant's declared ones, so
+ * that the run records what it ran. */
 void default_launch(const struct session *s, struct run_config *c)
 {
     const struct kernel_entry *k = kernel_find(c->device, c->scheme->name, c->component, c->precision, c->coef, c->variant);
-    int nodes = 1, rows = 0;
+    int nodes = 1, rows = 0, stages = 0;
     if (c->block[0] || c->block[1]) { /* a GPU block, or a CPU tile (0xJxK) */
         if (!c->nodes && k) c->nodes = k->traits.nodes;
     } else if (c->device == DEV_CPU) {
         c->block[0] = c->block[1] = 0, c->block[2] = 1;
     } else if (tuned_block(s->slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block, &nodes,
-                           &rows) == 0) {
+                           &rows, &stages) == 0) {
         if (!c->nodes) c->nodes = nodes;
         if (!c->rows) c->rows = rows;
+        if (!c->stages) c->stages = stages;
     } else if (!declared_launch(k ? &k->traits : NULL, c->block, &c->nodes)) {
         const struct paper_scheme *p = paper_find(c->scheme->name);
         static const int fallback[3] = {32, 4, 2};
         memcpy(c->block, p ? p->best_block : fallback, sizeof c->block);
     }
-    declared_rows(k ? &k->traits : NULL, &c->rows);
+    declared_tiling(k ? &k->traits : NULL, &c->rows, &c->stages);
 }
 
 void step_default_launch(const struct session *s, struct step_run *c)
@@ -89,12 +91,13 @@ void step_default_launch(const struct session *s, struct step_run *c)
     struct step_config *sc = &c->c;
     char tuned[64];
     snprintf(tuned, sizeof tuned, TUNED_STEP_PREFIX "%s", c->variant);
-    int nodes = 1, rows = 0;
+    int nodes = 1, rows = 0, stages = 0;
     const int given = sc->block[0] || sc->block[1]; /* a GPU block, or a CPU tile: nodes as given */
     if (!given && s->device == DEV_GPU &&
-        tuned_block(s->slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->block, &nodes, &rows) == 0) {
+        tuned_block(s->slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->block, &nodes, &rows, &stages) == 0) {
         if (!sc->nodes) sc->nodes = nodes;
         if (!sc->rows) sc->rows = rows;
+        if (!sc->stages) sc->stages = stages;
     } else if (!given && !declared_launch(step_fused_traits(s->device, sc->variant), sc->block, &sc->nodes)) {
         /* not a fused variant with a default of its own (fused25d: a tile marching its planes) */
         struct run_config rc = {.scheme = sc->s, .component = HX, .precision = sc->precision, .coef = sc->coef,
@@ -104,7 +107,7 @@ void step_default_launch(const struct session *s, struct step_run *c)
         memcpy(sc->block, rc.block, sizeof sc->block);
         sc->nodes = rc.nodes;
     }
-    declared_rows(step_traits(sc), &sc->rows); /* the step's own kernels', whichever launch */
+    declared_tiling(step_traits(sc), &sc->rows, &sc->stages); /* the step's own kernels', whichever launch */
 }
 
 int split_list(char *list, char **items, int max)

@@ -22,19 +22,19 @@ void session_bandwidth(struct session *s, int threads);
 void session_print(const struct session *s, FILE *f);
 
 /* Fills c's block (and nodes, if unset) when none was given: on the GPU the tuned launch,
- * else the paper's Table 3 shape; on the CPU whole rows of one plane per tile. Rows per thread, if
- * unset, always: tuned, else the variant's declared ones (declared_rows). */
+ * else the paper's Table 3 shape; on the CPU whole rows of one plane per tile. Rows per thread and
+ * pipeline depth, if unset, always: tuned, else the variant's declared ones (declared_tiling). */
 void default_launch(const struct session *s, struct run_config *c);
 
 /* The same for a full step (struct step_run, step_measure.h) whose block was not given: on the
  * GPU the tuned launch of that step variant (tune --step), else its component kernels' own.
- * With a block given, only rows per thread (if unset), as default_launch's. */
+ * With a block given, only rows per thread and depth (if unset), as default_launch's. */
 struct step_run;
 void step_default_launch(const struct session *s, struct step_run *c);
 
-/* Rows per thread where unset (0): the kernel's declared ones (traits t), or for a variant that
- * takes no others (or no kernel, t NULL) one row. */
-void declared_rows(const struct variant_traits *t, int *rows);
+/* Rows per thread and pipeline depth where unset (0): the kernel's declared ones (traits t), or
+ * for a variant that takes no others (or no kernel, t NULL) one row and no pipeline (0). */
+void declared_tiling(const struct variant_traits *t, int *rows, int *stages);
 
 /* "a,b,c" split in place; returns the count (at most max). */
 int split_list(char *list, char **items, int max);

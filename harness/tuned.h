@@ -1,12 +1,14 @@
 /* Block shapes found by `fdtdbench tune`, one file per GPU: results/tuned/<gpu-slug>.conf, the
  * slug from machine_slug(). The file is text: '#' header lines (date, GPU, driver, grid), then
  * one line per kernel, fields separated by blanks:
- *   scheme component precision coef variant block  nodes rows mcells_per_s gbs   grid
- *   yee    hx        f32       array baseline 32x2x3 1    1    1234.5       567.8 512x512x512
+ *   scheme component precision coef variant block  nodes rows stages mcells_per_s gbs   grid
+ *   yee    hx        f32       array baseline 32x2x3 1    1    0      1234.5       567.8 512x512x512
  * nodes: consecutive nodes per thread along z (marching variants; 1 for the others).
  * rows: adjacent rows of nodes per thread along y (tiled variants; 1 for the others).
- * Lines written before rows existed lack it (10 fields, 14 values where these have 11 and 15);
- * they read as rows 0, the kernel's default, and are written back so.
+ * stages: pipeline depth, planes copied ahead (tiled variants; 0 for the others).
+ * Lines written before stages existed lack it (11 fields, 15 values where these have 12 and 16),
+ * those before rows both (10 fields); what they lack reads as 0, the kernel's default, and is
+ * written back so.
  * A full step's launch (tune --step) is saved as variant TUNED_STEP_PREFIX + the step variant
  * ("step:fused"), component hx, and its figure is cells x steps / s, not eq. 5. */
 #ifndef HARNESS_TUNED_H
@@ -24,6 +26,7 @@ struct tuned_entry {
     int block[3];
     int nodes;
     int rows;                       /* 0: the kernel's default (a line without this column) */
+    int stages;                     /* likewise */
     double mcells_per_s, gbs;       /* what the winner measured: MCells/s (eq. 5), effective GB/s */
     int grid[3];                    /* the grid it was measured on */
 };
@@ -40,13 +43,13 @@ void tuned_print(FILE *f, const struct tuned_entry *e);
 /* 1 if a and b are the same kernel (scheme, component, precision, coef, variant). */
 int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b);
 
-/* The saved launch of one GPU kernel: 0 with block[], *nodes and *rows set (rows 0 for a line
+/* The saved launch of one GPU kernel: 0 with block[], *nodes, *rows and *stages set (0 for a line
  * without that column: the kernel's default), or -1 if there is no such file or no line for it.
  * A component that was not tuned itself takes the launch of another component of the same scheme
  * (they differ only in which axis is which).
  * precision and coef are enum precision and enum coef_storage. */
 int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
-                const char *variant, int block[3], int *nodes, int *rows);
+                const char *variant, int block[3], int *nodes, int *rows, int *stages);
 
 /* The kernel variant with the highest saved figure for this scheme, component, precision and
  * coef (full-step lines excluded), into variant: 0, or -1 if the file has none. */

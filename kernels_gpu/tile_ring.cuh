@@ -1,6 +1,6 @@
 /* What the GPU variants that stream xy tiles through shared memory along z share (tile25d and
- * the fused step's fused25d): the pipeline depth, the rings' sizes, the row counts, the copy plans
- * that fill them with cp.async, and the defaults and checks of their launches. */
+ * the fused step's fused25d): the pipeline depths, the rings' sizes, the row counts, the copy
+ * plans that fill them with cp.async, and the defaults and checks of their launches. */
 #ifndef KERNELS_GPU_TILE_RING_CUH
 #define KERNELS_GPU_TILE_RING_CUH
 
@@ -10,11 +10,12 @@
 #include <stdint.h>
 #include <type_traits>
 
-/* Planes in flight ahead of the one being computed (on the H100, 3 beat 2 by 3 to 5 points
- * of bandwidth for the high-order schemes; see docs/performance-notes.md). */
-#ifndef TILE25D_STAGES
-#define TILE25D_STAGES 3
-#endif
+/* Pipeline depths compiled: planes in flight ahead of the one being computed, tuned among these
+ * (kernel_args.stages; 0: the header's stages=). Which wins depends on the GPU: at tuned launches
+ * the H100 preferred 3 (2 lost 2 points at FV24's 128x4x1), the H200 2 (+9 to +17% for FV24,
+ * S{2,2} and FV24-WB: less shared memory per block, room for two rows); 4 lost on both
+ * (docs/performance-notes.md). */
+#define TILE_STAGES 2, 3
 
 /* Threads per block at most, given a variant's max_threads: f64 blocks hold half as many, since
  * their copy plans and values take twice the registers (at 512 threads, 128 registers each, f64
@@ -24,47 +25,50 @@
 static constexpr __host__ __device__ int pow2_at_least(int n) { return n <= 1 ? 1 : 2 * pow2_at_least((n + 1) / 2); }
 
 /* Ring slots of a field whose points span planes z0 .. z1 about the node: a node at plane k reads
- * planes k+z0 .. k+z1; TILE25D_STAGES more are in flight, and one more slot lets a thread fetch
- * step k+1's plane while a slower thread of the block still reads step k's. Rounded up to a power
- * of two, so that a slot is one AND. */
-static constexpr __host__ __device__ int tile_ring_slots(int z0, int z1)
+ * planes k+z0 .. k+z1; `stages` more are in flight, and one more slot lets a thread fetch step
+ * k+1's plane while a slower thread of the block still reads step k's. Rounded up to a power of
+ * two, so that a slot is one AND. */
+static constexpr __host__ __device__ int tile_ring_slots(int z0, int z1, int stages)
 {
-    return pow2_at_least(z1 - z0 + 1 + TILE25D_STAGES + 1);
+    return pow2_at_least(z1 - z0 + 1 + stages + 1);
 }
 
-/* Rows of nodes per thread are a compile-time count (each row's operands live in registers): a
- * kernel is compiled for the counts ROWS... (its template's list per storage), tuned among them
- * (kernel_args.rows), and accepts() refuses the others. with_rows calls
- * f(std::integral_constant<int, R>()) for the R that equals rows. */
-template <int... ROWS, typename F>
-static void with_rows(int rows, F f)
+/* Rows of nodes per thread and the pipeline depth are compile-time counts (a row's operands live
+ * in registers; the depth sizes the rings and is the cp.async wait's constant): a kernel is
+ * compiled for the values VALUES... (its template's lists), tuned among them (kernel_args.rows,
+ * .stages), and accepts() refuses the others. with_value calls f(std::integral_constant<int, V>())
+ * for the V that equals v. */
+template <int... VALUES, typename F>
+static void with_value(int v, F f)
 {
-    ((rows == ROWS ? f(std::integral_constant<int, ROWS>()) : void()), ...);
+    ((v == VALUES ? f(std::integral_constant<int, VALUES>()) : void()), ...);
 }
 
-template <int... ROWS>
-static constexpr bool rows_compiled(int rows)
+template <int... VALUES>
+static constexpr bool compiled(int v)
 {
-    return ((rows == ROWS) || ...);
+    return ((v == VALUES) || ...);
 }
 
 /* The launch a kernel_args asks for, its zeros (unset) made the defaults: one plane per block,
- * and the kernel's own rows (its header's rows= for its storage). */
-static inline struct kernel_args tile_launch_args(const struct kernel_args *a, int default_rows)
+ * and the kernel's own rows and depth (its header's rows= for its storage, and stages=). */
+static inline struct kernel_args tile_launch_args(const struct kernel_args *a, int default_rows, int default_stages)
 {
     struct kernel_args args = *a;
     args.nodes = a->nodes > 0 ? a->nodes : 1;
     args.rows = a->rows > 0 ? a->rows : default_rows;
+    args.stages = a->stages > 0 ? a->stages : default_stages;
     return args;
 }
 
-/* The check of a tiled launch's rows (compiled as ROWS...): 0, or -1 saying why. */
-template <int... ROWS>
-static int tile_rows_fit(const struct kernel_args *a, char *why, size_t n)
+/* The check of a compiled count of a tiled launch (what, its value; compiled as VALUES...): 0, or
+ * -1 saying why. */
+template <int... VALUES>
+static int tile_value_fits(const char *what, int value, char *why, size_t n)
 {
-    if (rows_compiled<ROWS...>(a->rows)) return 0;
-    int len = snprintf(why, n, "rows %d: this kernel is compiled for rows", a->rows);
-    ((len += snprintf(why + (len < (int)n ? len : n), len < (int)n ? n - len : 0, " %d", ROWS)), ...);
+    if (compiled<VALUES...>(value)) return 0;
+    int len = snprintf(why, n, "%s %d: this kernel is compiled for %s", what, value, what);
+    ((len += snprintf(why + (len < (int)n ? len : n), len < (int)n ? n - len : 0, " %d", VALUES)), ...);
     return -1;
 }
 
@@ -173,14 +177,14 @@ static void tile_launch(K kernel, dim3 grid, dim3 block, size_t bytes, const Arg
     kernel<<<grid, block, bytes>>>(args...);
 }
 
-/* Launches k<bx, R> (bx = 32, 64 or 128; anything else an empty grid, which CUDA reports as an
- * invalid configuration; R a constant) through tile_launch. */
-#define TILE_LAUNCH(k, R, bx, grid, block, bytes, ...)                                                                 \
+/* Launches k<bx, R, S> (bx = 32, 64 or 128; anything else an empty grid, which CUDA reports as an
+ * invalid configuration; R and S constants) through tile_launch. */
+#define TILE_LAUNCH(k, R, S, bx, grid, block, bytes, ...)                                                              \
     do {                                                                                                               \
-        if ((bx) == 32) tile_launch(k<32, R>, grid, block, bytes, __VA_ARGS__);                                        \
-        else if ((bx) == 64) tile_launch(k<64, R>, grid, block, bytes, __VA_ARGS__);                                   \
-        else if ((bx) == 128) tile_launch(k<128, R>, grid, block, bytes, __VA_ARGS__);                                 \
-        else k<32, R><<<dim3(0), (block), (bytes)>>>(__VA_ARGS__);                                                     \
+        if ((bx) == 32) tile_launch(k<32, R, S>, grid, block, bytes, __VA_ARGS__);                                     \
+        else if ((bx) == 64) tile_launch(k<64, R, S>, grid, block, bytes, __VA_ARGS__);                                \
+        else if ((bx) == 128) tile_launch(k<128, R, S>, grid, block, bytes, __VA_ARGS__);                              \
+        else k<32, R, S><<<dim3(0), (block), (bytes)>>>(__VA_ARGS__);                                                  \
     } while (0)
 
 #endif

@@ -49,6 +49,8 @@ expect_error "unknown option" "unknown option '--speed'" run --speed 11
 expect_error "rows on a one-row variant" "variant plain updates one row of nodes per thread: rows must be 1 (tiled variants take more)" run --rows 2
 expect_error "step rows on a one-row variant" "step: variant plain updates one row of nodes per thread" step --rows 2 --grid 8 --results "$tmp/results"
 expect_error "rows out of range" "--rows: '17' is not a whole number from 1 to 16" run --rows 17
+expect_error "stages on a variant without a pipeline" "variant plain has no pipeline: stages must be 0 (tiled variants take a depth)" run --stages 2
+expect_error "stages out of range" "--stages: '9' is not a whole number from 1 to 8" run --stages 9
 expect_error "sweep bad grid in list" "each size must be" sweep --grids 64,2 --results "$tmp/results"
 expect_error "sweep grid over memory" "needs .* GB, more than 80%" sweep --grids 100000 --schemes yee --results "$tmp/results"
 expect_error "list bad option" "unknown option" list --fancy

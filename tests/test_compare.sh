@@ -105,6 +105,18 @@ echo "$out" | grep -q "^1 faster, 0 slower, 0 within noise; 0 only in OLD, 0 onl
 --ignore rows: $out"
 result rows "$f"
 
+# stages, likewise: two files with the column match only equal depths; one without it matches any.
+shead="table,scheme,component,device,precision,coef,variant,nx,ny,nz,block,nodes,rows,stages,threads,min_ms,median_ms,max_ms,updates_per_s,pct_bw,pct_bw_spread"
+printf '%s\nt,fv24,hx,%s,4,2,0,10,10,10,1.1e9,88,1\n' "$shead" "$rcfg" >"$tmp/stages2.csv"
+printf '%s\nt,fv24,hx,%s,4,3,0,10,10,10,1e9,80,1\n' "$shead" "$rcfg" >"$tmp/stages3.csv"
+f=
+out=$("$bin" compare "$tmp/stages3.csv" "$tmp/stages2.csv" 2>&1)
+echo "$out" | grep -q "^0 faster, 0 slower, 0 within noise; 1 only in OLD, 1 only in NEW$" || f="stages 3 matched with 2: $out"
+out=$("$bin" compare "$tmp/rows4.csv" "$tmp/stages2.csv" 2>&1)
+echo "$out" | grep -q "^0 faster, 0 slower, 1 within noise; 0 only in OLD, 0 only in NEW$" || f="$f
+a file from before stages against stages 2: $out"
+result stages "$f"
+
 # Bad input: one line, exit status 2.
 printf 'table,scheme\nt,fv24\n' >"$tmp/bad.csv"
 "$bin" compare "$tmp/bad.csv" "$tmp/new.csv" >/dev/null 2>"$tmp/err"

@@ -20,7 +20,7 @@ static void test_every_cpu_kernel_matches_reference(void)
             for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
                 char why[512];
                 double worst;
-                int rc = verify_kernel(b, scheme_find(k->scheme), k, grids[g], tiles[t], 1, 1, &worst, why, sizeof why);
+                int rc = verify_kernel(b, scheme_find(k->scheme), k, grids[g], tiles[t], 1, 1, 0, &worst, why, sizeof why);
                 CHECK(rc == 0, "%s", why);
                 if (worst > worst_all) worst_all = worst;
                 checked++;
@@ -59,19 +59,19 @@ static void test_verification_rejects_wrong_kernels(void)
     struct kernel_entry k = {.scheme = "yee", .component = HX, .precision = F64, .coef = COEF_ARRAY, .variant = "test", .fn = right};
     char why[512];
     double worst;
-    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, &worst, why, sizeof why) == 0, "hand-written Yee: %s", why);
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, 0, &worst, why, sizeof why) == 0, "hand-written Yee: %s", why);
     k.fn = wrong_offset;
-    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, &worst, why, sizeof why) == -1, "wrong offset passed");
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, 0, &worst, why, sizeof why) == -1, "wrong offset passed");
     k.fn = skips_a_cell;
-    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, &worst, why, sizeof why) == -1, "unwritten cell passed");
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, 0, &worst, why, sizeof why) == -1, "unwritten cell passed");
     CHECK(strstr(why, "(3,2,1)") != NULL, "message names the cell: %s", why);
     k.fn = writes_halo;
-    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, &worst, why, sizeof why) == -1 && strstr(why, "halo"),
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, 0, &worst, why, sizeof why) == -1 && strstr(why, "halo"),
           "halo write passed: %s", why);
     /* An f64 kernel judged by the f32 tolerance would pass anything; the right kernel's
      * error must be far inside the f64 bound. */
     k.fn = right;
-    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, &worst, why, sizeof why) == 0 && worst < 0.5,
+    CHECK(verify_kernel(b, yee, &k, grids[0], tile, 1, 1, 0, &worst, why, sizeof why) == 0 && worst < 0.5,
           "worst %.3f of tolerance", worst);
 }
 

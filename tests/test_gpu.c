@@ -46,14 +46,14 @@ static void test_kernel_table_complete(void)
                               scheme_at(s)->name, component_names[c], precision_names[p], coef_names[cs], required[v]);
 }
 
-/* rows 0: the kernel's default. */
-static int verify(const struct kernel_entry *k, const int grid[3], const int block[3], int nodes, int rows)
+/* rows and stages 0: the kernel's default. */
+static int verify(const struct kernel_entry *k, const int grid[3], const int block[3], int nodes, int rows, int stages)
 {
     char why[512];
     double worst;
-    int rc = verify_kernel(gpu, scheme_find(k->scheme), k, grid, block, nodes, rows, &worst, why, sizeof why);
-    CHECK(rc == 0, "block %dx%dx%d, %d nodes per thread, %d rows, grid %dx%dx%d: %s", block[0], block[1], block[2],
-          nodes, rows, grid[0], grid[1], grid[2], why);
+    int rc = verify_kernel(gpu, scheme_find(k->scheme), k, grid, block, nodes, rows, stages, &worst, why, sizeof why);
+    CHECK(rc == 0, "block %dx%dx%d, %d nodes per thread, %d rows, %d stages, grid %dx%dx%d: %s", block[0], block[1],
+          block[2], nodes, rows, stages, grid[0], grid[1], grid[2], why);
     return rc;
 }
 
@@ -62,14 +62,15 @@ static int verify(const struct kernel_entry *k, const int grid[3], const int blo
  * with 1, 2, 3 (the run-time loop), 8 and 64 (more than the grid's planes) nodes per thread,
  * none of which divides 23. A launch the variant refuses (check_launch) must say why; each
  * kernel must match the reference at two launches at least. Tiled variants (rows in their
- * traits) also at their default block and nodes with every row count of 1, 2, 4, 8 that the
- * kernel takes (tiles of 4 to 64 rows of nodes, partial ones against 29), on both grids; their own
- * default rows must be taken. */
+ * traits) also at their default block and nodes with every row count of 1, 2, 4, 8 and every
+ * pipeline depth of 1 to 4 that the kernel takes (tiles of 4 to 64 rows of nodes, partial ones
+ * against 29; rings of 4 to 16 planes), on both grids; their own default rows and depth must be
+ * taken. */
 static void test_every_kernel_matches_reference(void)
 {
     NEED_GPU();
     static const int blocks[][3] = {{32, 4, 2}, {16, 8, 8}}, flat_blocks[][3] = {{32, 4, 1}, {64, 2, 1}};
-    static const int nodes[] = {1, 2, 3, 8, 64}, rows[] = {1, 2, 4, 8};
+    static const int nodes[] = {1, 2, 3, 8, 64}, rows[] = {1, 2, 4, 8}, stages[] = {1, 2, 3, 4};
     /* Rows of 48 values (44 + 2 * HALO) are 16-byte aligned in both precisions: tile25d's
      * vector copies; verify_grid's rows of 41 take its value-by-value path. */
     static const int aligned_grid[3] = {44, 29, 23};
@@ -86,35 +87,38 @@ static void test_every_kernel_matches_reference(void)
             for (int n = 0; n < (t->marches ? 5 : 1); n++) {
                 const int nn = b < 0 ? t->nodes : nodes[n];
                 char why[256] = "";
-                if (check_launch(gpu, k, grid, block, nn, 0, why, sizeof why)) {
+                if (check_launch(gpu, k, grid, block, nn, 0, 0, why, sizeof why)) {
                     CHECK(why[0], "%s refused block %dx%dx%d without a reason", k->variant, block[0], block[1], block[2]);
                     continue;
                 }
                 launches++;
-                if (verify(k, grid, block, nn, 0)) failures++;
+                if (verify(k, grid, block, nn, 0, 0)) failures++;
                 else verified++;
             }
         }
         CHECK(verified >= 4, "%s %s %s: only %d launches verified", k->variant, k->scheme,
               component_names[k->component], verified);
         if (!t->block[0] || !t->rows) continue;
-        /* a tiled variant's rows, at its default block and nodes: each row count it takes */
+        /* a tiled variant's rows and depths, at its default block and nodes: each one it takes */
         for (int g = 0; g < 2; g++) /* the value-by-value copies, and the 16-byte ones */
-            for (int r = 0; r < 4; r++) {
-                const int *grid = g ? aligned_grid : verify_grid, own = rows[r] == t->rows;
-                char why[256] = "";
-                if (check_launch(gpu, k, grid, t->block, t->nodes, rows[r], why, sizeof why)) {
-                    CHECK(why[0] && !own, "%s %s %s refused %d rows (%s): %s", k->variant, k->scheme,
-                          component_names[k->component], rows[r], own ? "its own default" : "no reason", why);
-                    continue;
+            for (int r = 0; r < 4; r++)
+                for (int d = 0; d < 4; d++) {
+                    const int *grid = g ? aligned_grid : verify_grid;
+                    const int own = rows[r] == t->rows && stages[d] == t->stages;
+                    char why[256] = "";
+                    if (check_launch(gpu, k, grid, t->block, t->nodes, rows[r], stages[d], why, sizeof why)) {
+                        CHECK(why[0] && !own, "%s %s %s refused %d rows, %d stages (%s): %s", k->variant, k->scheme,
+                              component_names[k->component], rows[r], stages[d], own ? "its own default" : "no reason",
+                              why);
+                        continue;
+                    }
+                    if (verify(k, grid, t->block, t->nodes, rows[r], stages[d])) failures++;
+                    else tiled++;
                 }
-                if (verify(k, grid, t->block, t->nodes, rows[r])) failures++;
-                else tiled++;
-            }
     }
     printf("  %d kernels, %d launches on %dx%dx%d and %dx%dx%d: %d mismatches\n", gpu_kernel_table_len, launches,
            verify_grid[0], verify_grid[1], verify_grid[2], aligned_grid[0], aligned_grid[1], aligned_grid[2], failures);
-    printf("  tiled variants: %d more launches verified at each row count per thread they take\n", tiled);
+    printf("  tiled variants: %d more launches verified at each row count and pipeline depth they take\n", tiled);
 }
 
 /* A new GPU works first time: every variant's default launch (its traits, else the paper's
@@ -127,7 +131,7 @@ static void test_default_launches_accepted(void)
         const struct kernel_entry *k = &gpu_kernel_table[i];
         const int *block = k->traits.block[0] ? k->traits.block : paper;
         char why[256] = "";
-        CHECK(check_launch(gpu, k, grid, block, k->traits.nodes, k->traits.rows, why, sizeof why) == 0,
+        CHECK(check_launch(gpu, k, grid, block, k->traits.nodes, k->traits.rows, k->traits.stages, why, sizeof why) == 0,
               "%s %s %s: default %dx%dx%d: %s", k->variant, k->scheme, component_names[k->component], block[0],
               block[1], block[2], why);
     }
@@ -143,7 +147,7 @@ static void test_grid_beyond_block_limits(void)
         for (int g = 0; g < 2; g++) {
             const struct kernel_entry *k = kernel_find(DEV_GPU, "yee", HX, F32, COEF_ARRAY, variants[v]);
             CHECK(k, "no yee hx f32 array %s kernel", variants[v]);
-            if (k) verify(k, grids[g], block, 1, 0);
+            if (k) verify(k, grids[g], block, 1, 0, 0);
         }
 }
 

@@ -143,17 +143,18 @@ static void verification_matches_launch(void)
     CHECK(check_extent(&c, why, sizeof why) == -1 && strstr(why, "more than the grid"), "tile accepted: %s", why);
 }
 
-/* Tuned-file lines: a new one (with rows) reads back as printed; one from before that column
- * reads as rows 0 (the kernel's default) and is printed back so; every line of the committed
- * tuned files loads; tuned_block finds both kinds; tuned_fastest_variant ranks the kernels. */
+/* Tuned-file lines: a new one (with rows and stages) reads back as printed; those from before
+ * either column read it as 0 (the kernel's default) and are printed back so; every line of the
+ * committed tuned files loads; tuned_block finds each kind; tuned_fastest_variant ranks the kernels. */
 static void tuned_lines_old_and_new(void)
 {
     struct tuned_entry e, back;
-    const char *now = "fv24    hx   f32  uniform tile25d   32x4x1       64    4    12345.6   2345.6  512x512x512\n";
+    const char *now = "fv24    hx   f32  uniform tile25d   32x4x1       64    4      2    12345.6   2345.6  512x512x512\n";
     const char *old = "fv24    hx   f32  array   tile25d   128x4x1      64    12082.0   2609.7  512x512x512\n";
-    CHECK(tuned_parse(now, &e) == 0 && e.rows == 4 && e.nodes == 64 && e.block[1] == 4 && e.coef == COEF_UNIFORM &&
-              e.mcells_per_s > 12345 && e.grid[2] == 512,
-          "new line: rows %d, nodes %d", e.rows, e.nodes);
+    const char *rows_only = "s22 hx f32 array tile25d 64x2x1 32 2 11000.0 2000.0 512x512x512\n";
+    CHECK(tuned_parse(now, &e) == 0 && e.rows == 4 && e.stages == 2 && e.nodes == 64 && e.block[1] == 4 &&
+              e.coef == COEF_UNIFORM && e.mcells_per_s > 12345 && e.grid[2] == 512,
+          "new line: rows %d, stages %d, nodes %d", e.rows, e.stages, e.nodes);
     char line[256];
     FILE *f = fmemopen(line, sizeof line, "w");
     tuned_print(f, &e);
@@ -165,11 +166,16 @@ static void tuned_lines_old_and_new(void)
     f = fmemopen(line, sizeof line, "w");
     tuned_print(f, &e);
     fclose(f);
-    CHECK(tuned_parse(line, &back) == 0 && back.rows == 0 && back.nodes == 64, "old line written back as '%s'", line);
+    CHECK(tuned_parse(line, &back) == 0 && back.rows == 0 && back.stages == 0 && back.nodes == 64,
+          "old line written back as '%s'", line);
+    CHECK(tuned_parse(rows_only, &e) == 0 && e.rows == 2 && e.stages == 0 && e.nodes == 32,
+          "line from before stages: rows %d, stages %d", e.rows, e.stages);
     CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 -1 12082.0 2609.7 512x512x512", &e) == -1,
           "negative rows accepted");
-    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 3 12082.0 2609.7 512x512x512", &e) == -1,
-          "a line of 12 fields accepted");
+    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 -3 12082.0 2609.7 512x512x512", &e) == -1,
+          "negative stages accepted");
+    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 3 1 12082.0 2609.7 512x512x512", &e) == -1,
+          "a line of 13 fields accepted");
     /* Every committed tuned file (what run, bench and step read on that GPU) loads whole. */
     static const char *const committed[] = {TUNED_DIR "/gpu-nvidia-h100-80gb-hbm3.conf",
                                              "results/gpu-nvidia-h100-80gb-hbm3/experiments/statictiles-tuned.conf"};
@@ -196,6 +202,7 @@ static void tuned_lines_old_and_new(void)
         tuned_print_header(f);
         fputs(now, f);
         fputs(old, f);
+        fputs(rows_only, f);
         fputs("fv24 hx f64 array linear 256x1x1 1 1 5000.0 900.0 512x512x512\n"
               "fv24 hx f64 array tile25d 128x2x1 32 2 6000.0 1000.0 512x512x512\n"
               "fv24 hx f64 array step:fused25d 64x4x1 1 1 9000.0 1.0 512x512x512\n"
@@ -203,13 +210,16 @@ static void tuned_lines_old_and_new(void)
               f);
         fclose(f);
     }
-    int block[3], nodes, rows;
-    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", block, &nodes, &rows) == 0 && rows == 4 &&
-              block[0] == 32,
-          "new line: %dx%dx%d, rows %d", block[0], block[1], block[2], rows);
-    CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", block, &nodes, &rows) == 0 && rows == 0 &&
-              block[0] == 128 && nodes == 64,
+    int block[3], nodes, rows, stages;
+    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", block, &nodes, &rows, &stages) == 0 &&
+              rows == 4 && stages == 2 && block[0] == 32,
+          "new line: %dx%dx%d, rows %d, stages %d", block[0], block[1], block[2], rows, stages);
+    CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", block, &nodes, &rows, &stages) == 0 &&
+              rows == 0 && stages == 0 && block[0] == 128 && nodes == 64,
           "old line, from another component: %dx%dx%d, rows %d", block[0], block[1], block[2], rows);
+    CHECK(tuned_block("gpu-test", "s22", HX, F32, COEF_ARRAY, "tile25d", block, &nodes, &rows, &stages) == 0 &&
+              rows == 2 && stages == 0 && block[0] == 64,
+          "line from before stages: %dx%dx%d, rows %d, stages %d", block[0], block[1], block[2], rows, stages);
     /* The fastest kernel variant of a precision (bench's f64 table): not a full step's line. */
     char variant[32] = "";
     CHECK(tuned_fastest_variant("gpu-test", "fv24", HX, F64, COEF_ARRAY, variant, sizeof variant) == 0 &&

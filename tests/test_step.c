@@ -26,11 +26,12 @@ static struct step_config config(const struct backend *b, const struct scheme *s
 }
 
 /* Each scheme x precision x storage x boundary of one device and kernel variant, on grid (NULL:
- * small), at one launch (rows 0: the kernels' default); returns the count verified.
+ * small), at one launch (rows and stages 0: the kernels' default); returns the count verified.
  * With refused given, a combination whose kernels refuse the launch (step_open says why) is
- * counted there instead of failing: a row count some storage's kernels were not compiled for. */
+ * counted there instead of failing: a row count or depth some storage's kernels were not compiled
+ * for. */
 static int verify_all_on(const struct backend *b, const char *variant, const int grid[3], const int block[3], int nodes,
-                         int rows, int *refused, double *worst_all)
+                         int rows, int stages, int *refused, double *worst_all)
 {
     int checked = 0;
     for (int i = 0; i < scheme_count(); i++)
@@ -44,7 +45,7 @@ static int verify_all_on(const struct backend *b, const char *variant, const int
                     if (grid) memcpy(c.grid, grid, sizeof c.grid);
                     if (!step_supported(&c)) continue;
                     if (block) memcpy(c.block, block, sizeof c.block);
-                    c.nodes = nodes, c.rows = rows;
+                    c.nodes = nodes, c.rows = rows, c.stages = stages;
                     struct stepper *m = refused ? step_open(&c, why, sizeof why) : NULL;
                     if (refused && !m) {
                         ++*refused;
@@ -60,7 +61,7 @@ static int verify_all_on(const struct backend *b, const char *variant, const int
 
 static int verify_all(const struct backend *b, const char *variant, const int block[3], int nodes, double *worst_all)
 {
-    return verify_all_on(b, variant, NULL, block, nodes, 0, NULL, worst_all);
+    return verify_all_on(b, variant, NULL, block, nodes, 0, 0, NULL, worst_all);
 }
 
 /* Both CPU variants: each component's own kernel (plain, default tiles: whole rows of a plane),
@@ -343,22 +344,24 @@ static void test_gpu_steps_match_reference(void)
             double worst = 0;
             const int *grid = x == 5 ? rows16 : NULL, *blk = x == 4 ? wide : block, zn = x < 4 ? nodes[x] : t->nodes;
             if (x == 3 && t->nodes <= 4) continue;
-            int n = verify_all_on(b, fused[v], grid, blk, zn, 0, NULL, &worst);
+            int n = verify_all_on(b, fused[v], grid, blk, zn, 0, 0, NULL, &worst);
             CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "GPU %s, %d nodes: %d combinations verified", fused[v], zn, n);
             printf("  GPU %s, block %dx%dx%d, %d nodes%s: %d combinations, largest error %.3f of its bound\n", fused[v],
                    blk[0], blk[1], blk[2], zn, grid ? ", rows of 16" : "", n, worst);
         }
-        /* A tiled one's rows per thread (1, 2, 4: each storage takes those its kernels were
-         * compiled for). */
+        /* A tiled one's rows per thread (1, 2, 4) and pipeline depths (1 to 4): each storage takes
+         * those its kernels were compiled for, and every one its own default. */
         static const int rows[3] = {1, 2, 4};
-        for (int x = 0; x < 3 && t->rows; x++) {
-            double worst = 0;
-            int refused = 0, n = verify_all_on(b, fused[v], NULL, block, t->nodes, rows[x], &refused, &worst);
-            CHECK(n + refused == scheme_count() * 2 * NCOEF * NBOUNDARIES,
-                  "GPU %s, %d rows: %d combinations verified, %d refused", fused[v], rows[x], n, refused);
-            printf("  GPU %s, %d rows: %d combinations (%d refused), largest error %.3f of its bound\n", fused[v],
-                   rows[x], n, refused, worst);
-        }
+        for (int x = 0; x < 3 && t->rows; x++)
+            for (int d = 1; d <= 4; d++) {
+                double worst = 0;
+                int refused = 0, n = verify_all_on(b, fused[v], NULL, block, t->nodes, rows[x], d, &refused, &worst);
+                CHECK(n + refused == scheme_count() * 2 * NCOEF * NBOUNDARIES,
+                      "GPU %s, %d rows, %d stages: %d combinations verified, %d refused", fused[v], rows[x], d, n,
+                      refused);
+                printf("  GPU %s, %d rows, %d stages: %d combinations (%d refused), largest error %.3f of its bound\n",
+                       fused[v], rows[x], d, n, refused, worst);
+            }
     }
 }
 
