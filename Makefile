@@ -14,6 +14,11 @@
 # NVCC (empty to build without CUDA), CUDA_ARCH (nvcc -gencode flags).
 
 BUILD     ?= build
+# Every core unless -j was given: the tiled CUDA variants take minutes each to compile, and the
+# quick start (make bench, make test) runs without -j.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 CC        ?= cc
 CFLAGS    ?= -O3 -march=native
 SAN       ?=
