@@ -118,8 +118,8 @@ static void fastest(const struct timed *t, int k, double floor, struct shapes *o
 /* Nodes per thread (marching variants) the search goes up to. Longer columns gained under a
  * point at 512^3 on the H100 and left smaller grids too few blocks (FV24 in tile25d tuned to 512
  * nodes: 66% of bandwidth at 384^3 against 82% with 64). Rows per thread (tiled variants)
- * likewise: eight rows spilled registers in every high-order kernel; a pipeline four planes deep
- * lost on the H100 and the H200. */
+ * likewise: eight rows spilled registers in every high-order kernel. Depths: those compiled
+ * (TILE_STAGES, 2 and 3); a depth of 4, were it compiled, would still be tried. */
 enum { MAX_TUNED_NODES = 128, MAX_TUNED_ROWS = 8, MAX_TUNED_STAGES = 4 };
 
 /* ", 2 rows, 3 stages": a launch's rows and depth where they are not the trivial ones (run's rule). */

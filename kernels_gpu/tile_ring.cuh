@@ -13,8 +13,9 @@
 /* Pipeline depths compiled: planes in flight ahead of the one being computed, tuned among these
  * (kernel_args.stages; 0: the header's stages=). Which wins depends on the GPU: at tuned launches
  * the H100 preferred 3 (2 lost 2 points at FV24's 128x4x1), the H200 2 (+9 to +17% for FV24,
- * S{2,2} and FV24-WB: less shared memory per block, room for two rows); 4 lost on both
- * (docs/performance-notes.md). */
+ * S{2,2} and FV24-WB: less shared memory per block, room for two rows); 4 gained at most a
+ * point on the H100 (3 for S44 at one launch) and on the H200 lost to 2 by 7-19 points for
+ * FV24, S{2,2} and FV24-WB (docs/performance-notes.md), so it is not compiled. */
 #define TILE_STAGES 2, 3
 
 /* Threads per block at most, given a variant's max_threads: f64 blocks hold half as many, since
