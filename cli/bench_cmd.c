@@ -169,7 +169,8 @@ static void bench_gpu(struct bench *b)
     char tuned_f64[MAX_SCHEMES][32];
     const char *fastest_f64[MAX_SCHEMES];
     for (int i = 0; i < scheme_count(); i++) {
-        const int tuned = !tuned_fastest_variant(b->s.slug, scheme_at(i)->name, HX, F64, COEF_ARRAY, tuned_f64[i],
+        static const int at[3] = {512, 512, 512};
+        const int tuned = !tuned_fastest_variant(b->s.slug, scheme_at(i)->name, HX, F64, COEF_ARRAY, at, tuned_f64[i],
                                                  sizeof tuned_f64[i]);
         fastest_f64[i] = tuned ? tuned_f64[i] : fastest[i];
     }

@@ -109,6 +109,19 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
     return k->accepts(&a, why, n);
 }
 
+void prepare_launches(const struct backend *b, const struct kernel_entry *k, const int grid[3], int n,
+                      const int (*block)[3], const int *nodes, const int *rows, const int *stages)
+{
+    if (!b->prepare) return;
+#pragma omp parallel for schedule(dynamic)
+    for (int i = 0; i < n; i++) {
+        struct kernel_args a;
+        char why[256];
+        set_geometry(&a, grid, block[i], nodes[i], rows[i], stages[i]);
+        b->prepare(k, &a, why, sizeof why); /* a refusal is check_launch's to report */
+    }
+}
+
 /* The level the kernel overwrites when run in place: the only one (leapfrog) or the oldest. */
 static int inplace_level(const struct scheme *s) { return s->levels - 1; }
 
@@ -424,6 +437,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     timing_coefficients(s, da, db);
     struct kernel_args a;
     set_geometry(&a, c->grid, c->block, c->nodes, c->rows, c->stages);
+    r->kernel_ms = b->compiled_ms ? b->compiled_ms(k, &a) : NAN;
     int at = 0;
     for (int l = 0; l < L; l++) {
         a.level[l] = arrays[at];
