@@ -292,7 +292,7 @@ struct search {
     struct session *s;
     struct results_file *rf;
     int grid[3], reps, done, failed, tty;
-    double start;
+    double start, compiling; /* seconds (wall) compiling candidates in parallel */
     struct timed seen; /* the kernel's launches measured so far: none is measured twice */
 };
 
@@ -305,7 +305,9 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
     const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
     struct shapes todo = *c; /* every candidate compiled first, in parallel */
     for (int i = 0; i < todo.n; i++) declared_tiling(&k->traits, &todo.rows[i], &todo.stages[i]);
+    const double t0 = omp_get_wtime();
     prepare_launches(q->s->b, k, q->grid, todo.n, (const int(*)[3])todo.b, todo.nodes, todo.rows, todo.stages);
+    q->compiling += omp_get_wtime() - t0;
     for (int i = 0; i < c->n; i++) {
         int rows = c->rows[i], stages = c->stages[i];
         declared_tiling(&k->traits, &rows, &stages); /* 0: the kernel's own, recorded as such */
@@ -633,7 +635,13 @@ int cmd_tune(int argc, char **argv)
     }
 
     if (ntodo && results_close(&rf)) return 1;
-    if (ntodo) fprintf(stderr, "tune: %d measurements in %.0f s, every one in %s\n", q.done, omp_get_wtime() - q.start, rf.path);
+    if (ntodo) {
+        double verify, setup, timing;
+        measure_times(&verify, &setup, &timing);
+        fprintf(stderr, "tune: %d measurements in %.0f s (compiling ahead on %d threads %.0f s; then verifying %.0f s, "
+                "allocating and filling %.0f s, probing and timing %.0f s), every one in %s\n", q.done,
+                omp_get_wtime() - q.start, omp_get_max_threads(), q.compiling, verify, setup, timing, rf.path);
+    }
 
     /* The winners of this selection, from the file as it now stands. */
     printf("%s: %s (%s), driver %s\n", path, s.desc.name, s.desc.detail, s.desc.driver);

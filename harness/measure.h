@@ -63,6 +63,11 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
 int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
             struct run_result *r, char *why, size_t n);
 
+/* Seconds this process's measure() calls spent verifying (and compiling the kernel, where the
+ * device compiles at run time: rtc_counts says how much of it), allocating and filling the arrays,
+ * and probing and timing: where a long run's time went. */
+void measure_times(double *verify, double *setup, double *timing);
+
 /* Interleaved probe samples (probe, kernel, probe, kernel, ...): gbs[i], what kernel sample i
  * moved, against probes[i], the probe sample taken just before it. Sets bw to the probes'
  * medians, pct_bw to the median of the n ratios (drift in the machine cancels) and spread to
