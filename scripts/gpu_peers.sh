@@ -3,17 +3,18 @@
 # fused25d; indexed, uniform and array coefficients) on one GPU, the same grids, steps and PEC
 # walls, back to back in one run:
 #   sh scripts/gpu_peers.sh [--grids "200 512"] [--steps K] [--results DIR] [--fdtdbench PATH]
-#                           [--wheels DIR] [--logs DIR] [--device gpu|cpu] [--setup-only]
+#                           [--wheels DIR] [--out DIR] [--device gpu|cpu] [--setup-only]
 #   sh scripts/gpu_peers.sh --fetch [--wheels DIR]   (where PyPI is reachable: what to carry)
 # --setup-only installs the peers (and builds pycuda) and stops: a first call on a lent machine,
 # so that the measuring call has its whole time limit.
 # Writes RESULTS/<machine>/steps/peers-<date>.csv and its page, as scripts/peers.sh does (its
 # columns; setup_s holds gprMax's set-up with its kernels' nvcc compile, and fdtdx's jax.jit
-# compile, neither in the step time). Logs of every step go to --logs (default $OUT, else a
-# temporary folder). For a machine without network: the peers' Python packages come from
-# --wheels (default .whl, filled by --fetch), installed with pip --no-index into /tmp/site
-# (PEERS_SITE); pycuda, which has no binary wheel, is built there from its sdist against the
-# CUDA toolkit of the nvcc on the PATH (a few minutes, once: it is kept in /tmp/site).
+# compile, neither in the step time). Into --out (default $OUT where set): that CSV, its page
+# and gpu-peers-logs.tar.gz, the log of every step (3 files). For a machine without network,
+# the peers' Python packages come from --wheels (default .whl, filled by --fetch), installed
+# with pip --no-index into /tmp/site (PEERS_SITE); pycuda, which has no binary wheel, is built
+# there from its sdist against the CUDA toolkit of the nvcc on the PATH (a few minutes, once:
+# it is kept in /tmp/site).
 # fdtdx imports tidy3d (its mode solver) and imageio_ffmpeg (videos) when loaded, neither used
 # here and too large to carry (tidy3d needs pydantic, dask, shapely...): where they are missing
 # the script puts stand-ins on the path that raise if called.
@@ -22,7 +23,7 @@
 # the script where there is no GPU. A missing or failing peer: one line; the others still run,
 # the file is written and the exit status is 1. PEERS_PYTHON: the Python (python3).
 set -u
-grids="200 512" steps=100 dir=results B=${FDTDBENCH:-build/fdtdbench} whl=.whl logs= device=gpu fetch=0 setup_only=0
+grids="200 512" steps=100 dir=results B=${FDTDBENCH:-build/fdtdbench} whl=.whl outdir=${OUT:-} device=gpu fetch=0 setup_only=0
 site=${PEERS_SITE:-/tmp/site}
 py=${PEERS_PYTHON:-python3}
 while [ $# -gt 0 ]; do
@@ -34,9 +35,9 @@ while [ $# -gt 0 ]; do
     --results) dir=$2 ;;
     --fdtdbench) B=$2 ;;
     --wheels) whl=$2 ;;
-    --logs) logs=$2 ;;
+    --out) outdir=$2 ;;
     --device) device=$2 ;;
-    -h | --help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "gpu_peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
     [ $# -ge 2 ] || { echo "gpu_peers: $1 needs a value" >&2; exit 2; }
@@ -76,8 +77,13 @@ done
 [ -n "$grids" ] || { echo "gpu_peers: --grids is empty" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-[ -n "$logs" ] || logs=${OUT:-$tmp/logs}
-mkdir -p "$logs" || { echo "gpu_peers: cannot create $logs" >&2; exit 2; }
+logs=$tmp/logs
+mkdir -p "$logs"
+if [ -n "$outdir" ]; then
+    mkdir -p "$outdir" || { echo "gpu_peers: cannot create $outdir" >&2; exit 2; }
+    # The logs, bundled (a lent machine returns few files), whatever way the script ends.
+    trap 'tar czf "$outdir/gpu-peers-logs.tar.gz" -C "$tmp" logs 2>/dev/null; rm -rf "$tmp"' EXIT
+fi
 here=$(dirname "$0")
 . "$here/peers_lib.sh"
 peers_failed=0
@@ -111,7 +117,7 @@ setup_python() {
         elif [ -z "$nvcc" ]; then
             say "no nvcc on the PATH: cannot build pycuda"
         else
-            say "building pycuda from $(basename "$sdist") against $(dirname "$(dirname "$nvcc")") (log: $logs/pycuda-build.log)"
+            say "building pycuda from $(basename "$sdist") against $(dirname "$(dirname "$nvcc")")"
             rm -rf "$tmp/pycuda" && mkdir -p "$tmp/pycuda" && tar xzf "$sdist" -C "$tmp/pycuda" &&
                 (cd "$tmp"/pycuda/pycuda-* &&
                     "$py" configure.py --cuda-root="$(dirname "$(dirname "$nvcc")")" --no-cuda-enable-curand &&
@@ -150,6 +156,7 @@ setup_python() {
     "$py" -c 'import fdtdx' >"$logs/import-fdtdx.log" 2>&1 && fdtdx_ok=1 ||
         say "skipping fdtdx: $(tail -n 1 "$logs/import-fdtdx.log") (carry its wheels: sh scripts/gpu_peers.sh --fetch)"
 }
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >"$logs/nvidia-smi.txt" 2>&1
 setup_python
 if [ "$setup_only" = 1 ]; then
     say "set up: gprMax $([ "$gprmax_ok" = 1 ] && echo ready || echo missing), fdtdx $([ "$fdtdx_ok" = 1 ] && echo ready || echo missing) (PYTHONPATH=$PYTHONPATH)"
@@ -179,6 +186,23 @@ run_fdtdx() {
         "$compile" "norm of E $norm" "per-cell inverse permittivity array (scalar inverse permeability)" "$device"
 }
 
+# save: the rows so far into RESULTS/<machine>/steps/peers-<date>.csv (named at the first
+# save), through a temporary file renamed over it; a copy in the logs.
+out=
+save() {
+    [ -s "$tmp/rows" ] || return 0
+    if [ -z "$out" ]; then
+        machine=$(ls "$tmp/suite")
+        mkdir -p "$dir/$machine/steps" || { say "cannot create $dir/$machine/steps"; return 1; }
+        out="$dir/$machine/steps/peers-$(date -u +%Y%m%d-%H%M%S).csv"
+    fi
+    { echo "$(cat "$tmp/header"),$PEER_COLUMNS" && sed 's/$/,,,/' "$tmp/rows" && cat "$tmp/peers"; } >"$out.tmp" &&
+        mv "$out.tmp" "$out" || { rm -f "$out.tmp"; say "cannot write $out"; return 1; }
+    cp "$out" "$logs/" 2>/dev/null
+    [ -z "$outdir" ] || cp "$out" "$outdir/" 2>/dev/null
+    return 0
+}
+
 : >"$tmp/peers"
 for grid in $grids; do
     # This suite: the fused variants (fused25d on a GPU only), every storage; one line for
@@ -197,23 +221,22 @@ for grid in $grids; do
             fi
         done
     done
-    [ -s "$tmp/rows" ] || { say "no suite row at $grid^3: no peers there"; peers_failed=$((peers_failed + 1)); continue; }
+    # A peer's row takes its context (device, host) from a suite row: none yet, no peers here.
+    [ -s "$tmp/rows" ] || { say "no suite row yet at $grid^3: no peers there"; peers_failed=$((peers_failed + 1)); continue; }
     if [ "$gprmax_ok" = 1 ]; then
-        run_gprmax "$py" "$device" "$([ "$device" = cpu ] && nproc || echo 0)" && cp "$tmp/gprmax.log" "$logs/gprmax-$grid.log"
+        run_gprmax "$py" "$device" "$([ "$device" = cpu ] && nproc || echo 0)"
+        cp "$tmp/gprmax.log" "$logs/gprmax-$grid.log" 2>/dev/null
     fi
     [ "$fdtdx_ok" = 1 ] && run_fdtdx
+    # The file so far, rewritten whole after each grid: a run cut off at a later grid (a time
+    # limit) keeps the grids it finished.
+    save || exit 1
 done
-[ -s "$tmp/rows" ] || { say "no suite row at all: nothing written"; exit 1; }
-machine=$(ls "$tmp/suite")
-mkdir -p "$dir/$machine/steps" || { say "cannot create $dir/$machine/steps"; exit 1; }
-out="$dir/$machine/steps/peers-$(date -u +%Y%m%d-%H%M%S).csv"
-{ echo "$(cat "$tmp/header"),$PEER_COLUMNS" && sed 's/$/,,,/' "$tmp/rows" && cat "$tmp/peers"; } >"$out.tmp" &&
-    mv "$out.tmp" "$out" || { rm -f "$out.tmp"; say "cannot write $out"; exit 1; }
-cp "$out" "$logs/" 2>/dev/null
+[ -n "$out" ] || { say "no suite row at all: nothing written"; exit 1; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     { printf "%-10s %-5s %-18s %-8s %-4s %10.1f MCells/s  setup %-6s %s\n", $col["code"], $col["nx"], $col["variant"],
       $col["coef"], $col["precision"], $col["mcells_per_s"], $col["setup_s"], $col["check"] }' "$out"
-"$B" report --page "$out" >/dev/null 2>"$tmp/report.err" && cp "${out%.csv}.md" "$logs/" 2>/dev/null ||
+"$B" report --page "$out" >/dev/null 2>"$tmp/report.err" && { [ -z "$outdir" ] || cp "${out%.csv}.md" "$outdir/"; } ||
     say "no page for $out: $(tail -n 1 "$tmp/report.err")"
 say "wrote $out"
 [ "$peers_failed" -eq 0 ]

@@ -144,13 +144,16 @@ fi
 fdtdx_line="fdtdx version=0.6.3 jax=0.11.2 backend=cpu device=cpu grid=8x8x8 steps=20 dtype=float32 compile_s=1.5 step_s=0.25 reps=3 e_norm=0.23 inv_eps_shape=1x8x8x8"
 fake_python "$gprmax_log" "$good_h5" "$fdtdx_line"
 gpu_peers() { sh scripts/gpu_peers.sh --device cpu --grids 8 --steps 20 --fdtdbench "$B" --results "$tmp/results" \
-    --wheels "$tmp/nowheels" --logs "$tmp/logs" "$@" >"$tmp/out" 2>"$tmp/err"; }
-rm -rf "$tmp/results"
+    --wheels "$tmp/nowheels" --out "$tmp/o" "$@" >"$tmp/out" 2>"$tmp/err"; }
+rm -rf "$tmp/results" "$tmp/o"
 if gpu_peers && f=$(find "$tmp/results" -name 'peers-*.csv') && [ "$(wc -l <"$f")" -eq 9 ]; then
     why=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         $col["code"] == "fdtdx" { x = $col["mcells_per_s"] " " $col["setup_s"] " " $col["coef"] " " $col["check"] }
         END { if (x != "0.04096 1.5 array norm of E 0.23") print "fdtdx row: " x }' "$f")
-    [ -f "$tmp/logs/suite-8-fused-indexed.log" ] || why="$why; no suite log in --logs"
+    tar tzf "$tmp/o/gpu-peers-logs.tar.gz" 2>/dev/null | grep -q 'logs/suite-8-fused-indexed.log' ||
+        why="$why; no suite log in --out's gpu-peers-logs.tar.gz"
+    [ "$(ls "$tmp/o" | wc -l)" -eq 3 ] && [ -f "$tmp/o/$(basename "$f")" ] && [ -f "$tmp/o/$(basename "${f%.csv}.md")" ] ||
+        why="$why; --out holds $(ls "$tmp/o"), not the CSV, its page and the logs"
     result "gpu_peers.sh: suite, gprMax and fdtdx rows" "$why"
 else
     result "gpu_peers.sh: suite, gprMax and fdtdx rows" "exit $?: $(tail -n 3 "$tmp/err")"
