@@ -11,7 +11,7 @@ load system("dirname '" . ARG0 . "'") . "/style.gp"
 set style fill solid 0.9 border rgb "#333333"
 set grid xtics lc rgb "#dddddd"
 set key bottom right
-set xlabel "MCells/s (cells × steps ÷ s);   ×: the peer's time per step ÷ the suite's fastest of the same storage"
+set xlabel "MCells/s (cells × steps ÷ s);   ×: the peer's time per step ÷ the suite's, same storage"
 stats dat using 2 nooutput
 set xrange [0:STATS_max * 1.35]
 set yrange [n - 0.5:-0.5]
