@@ -234,7 +234,7 @@ for grid in $grids; do
 done
 [ -n "$out" ] || { say "no suite row at all: nothing written"; exit 1; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    { printf "%-10s %-5s %-18s %-8s %-4s %10.1f MCells/s  setup %-6s %s\n", $col["code"], $col["nx"], $col["variant"],
+    { printf "%-10s %-5s %-18s %-8s %-4s %10.5g MCells/s  setup %-6s %s\n", $col["code"], $col["nx"], $col["variant"],
       $col["coef"], $col["precision"], $col["mcells_per_s"], $col["setup_s"], $col["check"] }' "$out"
 "$B" report --page "$out" >/dev/null 2>"$tmp/report.err" && { [ -z "$outdir" ] || cp "${out%.csv}.md" "$outdir/"; } ||
     say "no page for $out: $(tail -n 1 "$tmp/report.err")"
