@@ -25,6 +25,7 @@
 set -u
 grids="200 512" steps=100 dir=results B=${FDTDBENCH:-build/fdtdbench} whl=.whl outdir=${OUT:-} device=gpu fetch=0 setup_only=0
 site=${PEERS_SITE:-/tmp/site}
+case $site in /*) ;; *) site=$(pwd)/$site ;; esac # on PYTHONPATH: the peers run in other folders
 py=${PEERS_PYTHON:-python3}
 while [ $# -gt 0 ]; do
     case $1 in
