@@ -6,7 +6,7 @@
 #                   takes in f64 and with uniform coefficients), then the fused step
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
 #                   results/README.md is written by make bench or fdtdbench report
-#   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
+#   make peers      openEMS, Meep and gprMax beside the suite's Yee full step (scripts/peers.sh)
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
 #   make fuzz       libFuzzer on the spec parser, the spec embedding and the CLI's size parser (clang), FUZZ_SECONDS each
 #   make cputime    build/cputime: one CPU kernel timed by its thread's CPU time
@@ -150,7 +150,7 @@ bench: $(BUILD)/fdtdbench
 	@$(MAKE) --no-print-directory plots
 	$(BUILD)/fdtdbench report
 
-# openEMS and Meep beside the suite's Yee full step: PEERS_ARGS="--grid 300 --threads 2 --steps 100"
+# openEMS, Meep and gprMax beside the suite's Yee full step: PEERS_ARGS="--grid 300 --threads 2 --steps 100"
 peers: $(BUILD)/fdtdbench
 	sh scripts/peers.sh --fdtdbench $(BUILD)/fdtdbench $(PEERS_ARGS)
 

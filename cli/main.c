@@ -19,7 +19,7 @@ static const struct {
     {"sweep", cmd_sweep, "verify and time over schemes x components x grids x blocks x threads"},
     {"bench", cmd_bench, "the paper's tables, measured here, beside its figures"},
     {"step", cmd_step, "verify and time whole time steps (all six components), cells x steps / s"},
-    {"peers", cmd_peers, "openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)"},
+    {"peers", cmd_peers, "openEMS, Meep and gprMax beside the suite's Yee full step (scripts/peers.sh)"},
     {"probe", cmd_probe, "the device's own memory bandwidth"},
     {"dispersion", cmd_dispersion, "phase-velocity error and stability of a scheme"},
     {"cost", cmd_cost, "what a phase-error budget costs each scheme here: resolution, memory, time"},
