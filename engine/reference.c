@@ -2,9 +2,16 @@
 
 #include <math.h>
 
-double reference_update(const struct scheme *s, int component, const struct reference_inputs *in,
-                        int i, int j, int k, double *magnitude)
+void reference_stencil(const struct scheme *s, int component, struct reference_stencil *out)
 {
+    out->s = s;
+    for (int g = 0; g < s->ngroups; g++) expand_group(s, g, component, &out->t[g]);
+}
+
+double reference_update(const struct reference_stencil *st, const struct reference_inputs *in, int i, int j, int k,
+                        double *magnitude)
+{
+    const struct scheme *s = st->s;
     long n = (long)(k + HALO) * in->sz + (long)(j + HALO) * in->sy + (i + HALO);
     double value = 0, mag = 0;
     for (int l = 0; l < s->levels; l++) {
@@ -13,11 +20,10 @@ double reference_update(const struct scheme *s, int component, const struct refe
         mag += fabs(da * in->level[l][n]);
     }
     for (int g = 0; g < s->ngroups; g++) {
-        struct group_terms t;
-        expand_group(s, g, component, &t);
+        const struct group_terms *t = &st->t[g];
         double bracket = 0, points = 0;
-        for (int p = 0; p < t.npoints; p++) {
-            const struct point *a = &t.plus[p], *b = &t.minus[p];
+        for (int p = 0; p < t->npoints; p++) {
+            const struct point *a = &t->plus[p], *b = &t->minus[p];
             double fa = in->plus[n + a->d[0] + a->d[1] * in->sy + a->d[2] * in->sz];
             double fb = in->minus[n + b->d[0] + b->d[1] * in->sy + b->d[2] * in->sz];
             bracket += a->sign * fa - b->sign * fb;

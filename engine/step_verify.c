@@ -56,12 +56,14 @@ static void half_step(const struct step_config *c, struct host *r, long sy, long
         for (int l = 0; l < L; l++) v.level[l] = r->f[comp][l], t.level[l] = r->t[comp][l], v.da[l] = t.da[l] = r->coef[comp][l];
         for (int g = 0; g < G; g++) v.db[g] = t.db[g] = r->coef[comp][L + g];
         v.plus = r->f[plus][0], v.minus = r->f[minus][0], t.plus = r->t[plus][0], t.minus = r->t[minus][0];
+        struct reference_stencil st;
+        reference_stencil(s, comp, &st);
         for (int k = 0; k < c->grid[2]; k++)
             for (int j = 0; j < c->grid[1]; j++)
                 for (int i = 0; i < c->grid[0]; i++) {
                     long at = (long)(k + HALO) * sz + (long)(j + HALO) * sy + i + HALO;
-                    double mag, carried, value = reference_update(s, comp, &v, i, j, k, &mag);
-                    reference_update(s, comp, &t, i, j, k, &carried); /* sum |coef| |bound of input| */
+                    double mag, carried, value = reference_update(&st, &v, i, j, k, &mag);
+                    reference_update(&st, &t, i, j, k, &carried); /* sum |coef| |bound of input| */
                     r->f[comp][L - 1][at] = value;
                     r->t[comp][L - 1][at] = bound * mag + carried;
                 }

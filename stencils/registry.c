@@ -17,9 +17,22 @@ static const char *texts[MAX_SCHEMES]; /* each scheme's spec text, in the same o
 static int nschemes = -1;
 static char names[MAX_SCHEMES * 18];
 
+static void parse_all(void);
+
+/* Parsed once, by whichever thread asks first (bench and the tuner look schemes up from every
+ * core while compiling GPU kernels ahead). */
 static void load(void)
 {
-    if (nschemes >= 0) return;
+    int done;
+#pragma omp atomic read
+    done = nschemes;
+    if (done >= 0) return;
+#pragma omp critical(schemes_load)
+    if (nschemes < 0) parse_all();
+}
+
+static void parse_all(void)
+{
     if (builtin_spec_count > MAX_SCHEMES) {
         fprintf(stderr, "fdtdbench: %d built-in schemes, at most %d\n", builtin_spec_count, MAX_SCHEMES);
         exit(2);
@@ -52,6 +65,7 @@ static void load(void)
         strcat(names, i ? ", " : "");
         strcat(names, schemes[i].name);
     }
+#pragma omp atomic write
     nschemes = builtin_spec_count;
 }
 
