@@ -51,7 +51,10 @@ LIB_C     := $(filter-out codegen/% %/fuzz_spec.c %/fuzz_cli.c cli/main.c kernel
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in kernels_cpu/*.c.step))
 GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in kernels_gpu/*.cu.step))
 variant_of = $(basename $(basename $(notdir $(1))))
-CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(GEN)/cpu_$(call variant_of,$(t)).o) $(GEN)/cpu_table.o
+# The CPML layer kernels: one layer template, generated with its own table (codegen/layer.h).
+CPU_LAYER_TEMPLATE := kernels_cpu/cpml.c.layer
+CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(GEN)/cpu_$(call variant_of,$(t)).o) $(GEN)/cpu_table.o \
+                  $(GEN)/cpu_layer.o
 LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
 ifneq ($(NVCC),)
 GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) \
@@ -105,6 +108,9 @@ $(GEN)/cpu_%.c: kernels_cpu/%.c.step $(GEN)/generate $(SPECS)
 
 $(GEN)/gpu_%.cu: kernels_gpu/%.cu.step $(GEN)/generate $(SPECS)
 	$(GEN)/generate variant $< $@ $(SPECS)
+
+$(GEN)/cpu_layer.c: $(CPU_LAYER_TEMPLATE) $(GEN)/generate $(SPECS)
+	$(GEN)/generate layer $< $@ $(SPECS)
 
 # Kept for reading (make would delete them as intermediates).
 .PRECIOUS: $(GEN)/cpu_%.c $(GEN)/gpu_%.cu

@@ -11,6 +11,9 @@
  *                                                  one kernel as a translation unit of its own,
  *                                                  headed by its counts (make kernel)
  *   generate sources OUT SPEC...                   the spec files' text, embedded in the binary
+ *   generate layer TEMPLATE OUT SPEC...            the CPML layer kernels of a layer template
+ *                                                  (*.layer: scheme x {H, E} x axis x precision x
+ *                                                  storage) and their table DEVICE_layer_table[]
  *
  * A step template (kernels_cpu/fused.c.step, kernels_gpu/fused*.cu.step) is a variant of the
  * step engine's: it updates the three components of a half-step in one kernel given kernel_args
@@ -43,6 +46,12 @@
  *                 which row counts a kernel was compiled for)
  *   stages=N      the variant pipelines its loads, kernel_args.stages planes ahead: N where
  *                 nothing was tuned (accepts() says which depths it was compiled for)
+ * A layer template (kernels_cpu/cpml.c.layer) is the CPML correction of one half-step along one
+ * axis (codegen/layer.h): its kernel section uses $AXIS (0, 1, 2), $LCOMPS (the two corrected
+ * components, "HX, HY"), $LDECLS (per term q: DECL_OUT(O_q, q), DECL_SRC(S_q, q), DECL_PSI(Y_q,
+ * q), DECL_PROFILE(K_q, B_q, C_q, q), DECL_COEF_x(dbG_q, q, G)) and $LBODY (per term: the term
+ * tq from the spec's points of its field, then CORRECT(q, tq, +) for a plus term or
+ * CORRECT(q, tq, -) for a minus one); which terms, from the spec (spec.h, layer_terms).
  * In a kernel section these words are replaced:
  *   $NAME      the kernel's name; $ENTRY its entry point (kernel_fn, C linkage), $NAME_run
  *   $SCHEME $COMPONENT $PRECISION $COEF $VARIANT  as in the kernel table; $REAL float|double
@@ -132,6 +141,7 @@ struct traits {
     int marches, flat, accepts, indexed, halo_axes, max_threads, block[3], nodes;
     int rows[2]; /* default rows per thread: with coefficient arrays, without; 0: one, no other */
     int stages;  /* default pipeline depth; 0: no pipeline */
+    int layer;   /* from a layer template (*.layer): CPML corrections, codegen/layer.h */
 };
 
 /* A kernel's default rows per thread (its variant's rows=A,U for its storage), 0 for none. */
@@ -144,6 +154,7 @@ struct kernel_desc {
     const struct traits *traits;
     const char *device; /* a step template's kernels carry it in their names ("_cpu", "_gpu"): both
                          * devices have a variant "fused", and its entry points are external */
+    int axis;           /* a layer kernel's: the layer's normal */
 };
 
 /* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars, COEF_I
@@ -347,10 +358,50 @@ static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
     for (int q = 0; q < 3; q++) put(b, "%sSTORE(O_%d, %d, v%d);\n", ind, q, q, q);
 }
 
+/* ---- layer kernels (CPML) ------------------------------------------------------------ */
+
+static void emit_layer_decls(struct buf *b, const struct kernel_desc *k)
+{
+    struct layer_term t[LAYER_TERMS];
+    layer_terms(k->component, k->axis, t);
+    for (int q = 0; q < LAYER_TERMS; q++) {
+        put(b, "    DECL_OUT(O_%d, %d);\n    DECL_SRC(S_%d, %d);\n    DECL_PSI(Y_%d, %d);\n", q, q, q, q, q, q);
+        put(b, "    DECL_PROFILE(K_%d, B_%d, C_%d, %d);\n", q, q, q, q);
+        for (int g = 0; g < k->s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d_%d, %d, %d);\n", storage_letter(k), g, q, q, g);
+    }
+}
+
+/* Each term recomputed from its field's points in every group (as the main update added it),
+ * then corrected. */
+static void emit_layer_body(struct buf *b, const struct kernel_desc *k)
+{
+    const char *ind = "                    ";
+    struct layer_term t[LAYER_TERMS];
+    layer_terms(k->component, k->axis, t);
+    for (int q = 0; q < LAYER_TERMS; q++) {
+        char field[8];
+        snprintf(field, sizeof field, "S_%hhu", (unsigned char)q);
+        put(b, "%sconst REAL t%d = ", ind, q);
+        for (int g = 0; g < k->s->ngroups; g++) {
+            struct group_terms gt;
+            expand_group(k->s, g, t[q].component, &gt);
+            if (g) put(b, "\n%s    + ", ind);
+            put(b, "COEF_%c(db%d_%d) * (", storage_letter(k), g, q);
+            emit_points(b, field, t[q].minus ? gt.minus : gt.plus, gt.npoints);
+            put(b, ")");
+        }
+        put(b, ";\n%sCORRECT(%d, t%d, %c);\n", ind, q, q, t[q].minus ? '-' : '+');
+    }
+}
+
 static void kernel_name(char *out, size_t n, const struct kernel_desc *k)
 {
-    snprintf(out, n, "k_%s_%s_%s_%s_%s%s", k->s->name, component_names[k->component], precision_names[k->precision],
-             coef_names[k->coef], k->variant, k->device ? k->device : "");
+    if (k->traits->layer)
+        snprintf(out, n, "l_%s_%s_%c_%s_%s_%s%s", k->s->name, k->component == HX ? "h" : "e", "xyz"[k->axis],
+                 precision_names[k->precision], coef_names[k->coef], k->variant, k->device ? k->device : "");
+    else
+        snprintf(out, n, "k_%s_%s_%s_%s_%s%s", k->s->name, component_names[k->component], precision_names[k->precision],
+                 coef_names[k->coef], k->variant, k->device ? k->device : "");
 }
 
 static const char *const component_enum[] = {"HX", "HY", "HZ", "EX", "EY", "EZ"};
@@ -397,6 +448,14 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "FBOXES")) emit_fused_boxes(out, k);
         else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
         else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
+        else if (!strcmp(word, "AXIS") && k->traits->layer) put(out, "%d", k->axis);
+        else if (!strcmp(word, "LCOMPS") && k->traits->layer) {
+            struct layer_term t[LAYER_TERMS];
+            layer_terms(k->component, k->axis, t);
+            for (int q = 0; q < LAYER_TERMS; q++) put(out, "%s%s", q ? ", " : "", component_enum[t[q].component]);
+        }
+        else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k);
+        else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k);
         else die("template: unknown placeholder $%s", word);
         i = j;
     }
@@ -412,6 +471,7 @@ struct template {
     char variant[32];
     struct traits traits;
     int step;           /* a step template (*.step): fused half-step kernels, entries at HX and EX */
+    int layer;          /* a layer template (*.layer): CPML corrections, entries per half-step and axis */
     const char *device; /* a step template's: "_cpu" (*.c.step) or "_gpu" (*.cu.step), else NULL */
 };
 
@@ -450,7 +510,9 @@ static void load_template(const char *path, struct template *t)
     t->path = path;
     t->text = read_file(path);
     t->step = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".step");
+    t->layer = strlen(path) > 6 && !strcmp(path + strlen(path) - 6, ".layer");
     if (t->step) t->device = strstr(path, ".cu.step") ? "_gpu" : "_cpu";
+    if (t->layer) t->device = strstr(path, ".cu.layer") ? "_gpu" : "_cpu";
     const char **cur = NULL;
     size_t *cur_len = NULL;
     for (char *line = t->text; *line;) {
@@ -480,6 +542,7 @@ static void load_template(const char *path, struct template *t)
         line = next;
     }
     if (!t->kernel) die("%s: needs a '//@@ kernel VARIANT' section", path);
+    t->traits.layer = t->layer;
 }
 
 static int is_spec(const char *path)
@@ -529,7 +592,7 @@ static void each_kernel(const struct template *t, const struct scheme *schemes, 
         for (int c = 0; c < NCOMPONENTS; c += t->step ? EX - HX : 1)
             for (int p = 0; p < 2; p++)
                 for (int cs = 0; cs < (t->traits.indexed ? NCOEF_STORAGES : 2); cs++) {
-                    struct kernel_desc k = {&schemes[s], c, p, cs, t->variant, &t->traits, t->device};
+                    struct kernel_desc k = {&schemes[s], c, p, cs, t->variant, &t->traits, t->device, 0};
                     fn(&k, t, b);
                 }
 }
@@ -550,6 +613,7 @@ static void gen_variant(const char *tpath, const char *out_path, int n, char **s
     struct scheme *schemes = load_specs(n, spec_paths);
     struct template t;
     load_template(tpath, &t);
+    if (t.layer) die("%s: a layer template's kernels are made by 'generate layer'", tpath);
     struct buf out = {0};
     put(&out, "/* Generated by codegen/generate from %s and the spec files; do not edit. */\n", tpath);
     put_prologue(&t, &out);
@@ -594,6 +658,7 @@ static void gen_table(const char *device, const char *out_path, int nt, char **t
     put(&out, "#include <stddef.h>\n\n#include \"kernel.h\"\n\n");
     for (int i = 0; i < nt; i++) {
         load_template(tpaths[i], &t[i]);
+        if (t[i].layer) die("%s: a layer template's table is made by 'generate layer'", tpaths[i]);
         for (int j = 0; j < i; j++)
             if (!strcmp(t[i].variant, t[j].variant)) die("%s: variant '%s' also in %s", tpaths[i], t[i].variant, tpaths[j]);
         each_kernel(&t[i], schemes, n, put_declaration, &out);
@@ -636,7 +701,7 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
     struct kernel_desc k = {&schemes[s], index_of(component_names, NCOMPONENTS, key[1], "component"),
                             index_of(precision_names, 2, key[2], "precision"),
                             index_of(coef_names, NCOEF_STORAGES, key[3], "coefficient storage"), t.variant, &t.traits,
-                            t.device};
+                            t.device, 0};
     struct counts c = scheme_counts(k.s, k.precision, k.coef);
     struct buf out = {0};
     put(&out, "/* %s %s, %s, %s coefficients, variant %s (%s): one update is %d flops, %d reads and %d write;\n"
@@ -671,10 +736,43 @@ static void gen_sources(const char *out_path, int n, char **spec_paths)
     free(out.s), free(schemes);
 }
 
+/* A layer template's kernels, every scheme x half-step x axis x precision x storage, and their
+ * table (codegen/layer.h), in one source file: the step engine looks them up apart from the
+ * update kernels. */
+static void gen_layer(const char *tpath, const char *out_path, int n, char **spec_paths)
+{
+    struct scheme *schemes = load_specs(n, spec_paths);
+    struct template t;
+    load_template(tpath, &t);
+    if (!t.layer) die("%s: not a layer template (*.layer)", tpath);
+    const char *device = t.device + 1; /* "cpu" or "gpu" */
+    struct buf out = {0}, table = {0};
+    put(&out, "/* Generated by codegen/generate from %s and the spec files; do not edit. */\n", tpath);
+    put_prologue(&t, &out);
+    put(&table, "\nconst struct layer_entry %s_layer_table[] = {\n", device);
+    for (int s = 0; s < n; s++)
+        for (int first = HX; first <= EX; first += EX - HX)
+            for (int axis = 0; axis < 3; axis++)
+                for (int p = 0; p < 2; p++)
+                    for (int cs = 0; cs < (t.traits.indexed ? NCOEF_STORAGES : 2); cs++) {
+                        struct kernel_desc k = {&schemes[s], first, p, cs, t.variant, &t.traits, t.device, axis};
+                        char name[128];
+                        kernel_name(name, sizeof name, &k);
+                        put_kernel(&k, &t, &out);
+                        put(&table, "    {\"%s\", %s, %d, %s, %s, %s_run, %d},\n", schemes[s].name, component_enum[first],
+                            axis, p == F32 ? "F32" : "F64", coef_enum[cs], name, t.traits.halo_axes);
+                    }
+    put(&out, "%s};\nconst int %s_layer_table_len = (int)(sizeof %s_layer_table / sizeof %s_layer_table[0]);\n",
+        table.s, device, device, device);
+    write_out(out_path, &out);
+    free(out.s), free(table.s), free(t.text), free(schemes);
+}
+
 int main(int argc, char **argv)
 {
     const char *usage = "usage: generate variant TEMPLATE OUT SPEC... | generate table cpu|gpu OUT TEMPLATE... SPEC... |\n"
-                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC...";
+                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC... |\n"
+                        "       generate layer TEMPLATE OUT SPEC...";
     if (argc >= 5 && !strcmp(argv[1], "variant")) gen_variant(argv[2], argv[3], argc - 4, argv + 4);
     else if (argc >= 5 && !strcmp(argv[1], "table")) {
         int nt = 0;
@@ -682,6 +780,7 @@ int main(int argc, char **argv)
         gen_table(argv[2], argv[3], nt, argv + 4, argc - 4 - nt, argv + 4 + nt);
     } else if (argc >= 8 && !strcmp(argv[1], "one")) gen_one(argv[2], argv + 3, argc - 7, argv + 7);
     else if (argc >= 4 && !strcmp(argv[1], "sources")) gen_sources(argv[2], argc - 3, argv + 3);
+    else if (argc >= 5 && !strcmp(argv[1], "layer")) gen_layer(argv[2], argv[3], argc - 4, argv + 4);
     else die("%s", usage);
     return 0;
 }
