@@ -37,7 +37,7 @@ int step_fits(const struct step_run *c, const struct device_desc *d, char *why, 
 {
     const struct step_config *sc = &c->c;
     /* the arrays, plus one host staging array on the CPU (the same memory) */
-    double per_cell = step_bytes_per_cell(sc->s, sc->precision, sc->coef) +
+    double per_cell = step_memory_bytes(sc) +
                       (sc->b->device == DEV_CPU ? (sc->precision == F32 ? 4 : 8) : 0);
     double need = per_cell * padded(sc->grid);
     if (need <= 0.8 * (double)d->memory_bytes) return 0;
@@ -67,7 +67,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
      * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache has
      * no memory figure to compare with: no probe (on a machine with a large cache the probe's
      * arrays are gigabytes, and a small step would wait on it), pct_bw left empty. */
-    r->cache_resident = d->cache_bytes && step_bytes_per_cell(c->c.s, c->c.precision, c->c.coef) *
+    r->cache_resident = d->cache_bytes && step_memory_bytes(&c->c) *
                                                   padded(c->c.grid) < 3.0 * d->cache_bytes;
     double *ms = malloc(sizeof(double) * 2 * (size_t)c->reps), *gbs = ms + c->reps;
     struct bandwidth *probes = malloc(sizeof *probes * (size_t)c->reps);
