@@ -79,7 +79,7 @@ peer_row() {
             out[col["compiler"]] = out[col["cflags"]] = out[col["git_commit"]] = out[col["omp_bind"]] = ""
             out[col["table"]] = "peers"; out[col["code"]] = code; out[col["code_version"]] = version
             out[col["scheme"]] = "yee"; out[col["device"]] = "cpu"; out[col["variant"]] = variant
-            out[col["precision"]] = prec; out[col["coef"]] = coef; out[col["boundary"]] = "pec"
+            out[col["precision"]] = prec; out[col["coef"]] = coef; out[col["boundary"]] = "pec"; out[col["pml"]] = 0
             out[col["nx"]] = out[col["ny"]] = out[col["nz"]] = n; out[col["threads"]] = threads
             out[col["steps"]] = steps; out[col["reps"]] = 1
             out[col["median_ms"]] = secs * 1000 / steps
