@@ -32,8 +32,8 @@ int sim_energy_growth(const struct step_config *c, int steps, double *growth, ch
 
 /* The CPML's reflection (pml.h), in dB: c's layer (c->pml cells on every face, c->pml_order, PEC
  * walls behind) in a small box around an Ex point source that sends a broadband pulse (a
- * differentiated Gaussian current, about PML_PULSE_CELLS cells long: down 40 dB at 8 cells per
- * wavelength) towards its +z face, REFLECTION_GAP cells away; then the same run on a box made
+ * differentiated Gaussian current, its spectrum 10 dB below its peak at 8 cells per wavelength
+ * and 40 dB at 5) towards its +z face, REFLECTION_GAP cells away; then the same run on a box made
  * longer along z, so that within the steps run nothing comes back from its +z face. The face's
  * reflected field is the difference of the two runs at a point between the source and the face;
  * it is compared with the incident field the longer run has at the same distance from the source
