@@ -694,7 +694,9 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
     struct scheme *schemes = load_specs(n, spec_paths);
     struct template t;
     load_template(tpath, &t);
-    if (t.step) die("%s: a step template's kernels update three components; one kernel takes a variant's", tpath);
+    if (t.step || t.layer)
+        die("%s: a %s template's kernels are not one component's; one kernel takes a variant's", tpath,
+            t.step ? "step" : "layer");
     int s = 0;
     while (s < n && strcmp(schemes[s].name, key[0])) s++;
     if (s == n) die("no scheme '%s' among the spec files given", key[0]);
