@@ -54,10 +54,10 @@ variant_of = $(basename $(basename $(notdir $(1))))
 SCHEMES   := $(notdir $(basename $(SPECS)))
 # A CPU variant's kernels, one translation unit per scheme: make -j compiles them side by side
 # (a variant's five schemes in one file took a core half a minute at -O3). The CPML layer
-# kernels: one layer template, generated with its own table (codegen/layer.h).
+# kernels likewise, from one layer template, with a table of their own (codegen/layer.h).
 CPU_LAYER_TEMPLATE := kernels_cpu/cpml.c.layer
 CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(foreach s,$(SCHEMES),$(GEN)/cpu_$(call variant_of,$(t))_$(s).o)) \
-                  $(GEN)/cpu_table.o $(GEN)/cpu_layer.o
+                  $(GEN)/cpu_table.o $(foreach s,$(SCHEMES),$(GEN)/cpu_layer_$(s).o) $(GEN)/cpu_layer_table.o
 LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
 GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h codegen/kernel.h stencils/spec.h engine/halo_rule.h
 ifneq ($(CUDA),)
@@ -104,8 +104,14 @@ $(GEN)/cpu_$(call variant_of,$(1))_$(2).c: $(1) $(GEN)/generate stencils/$(2).st
 endef
 $(foreach t,$(CPU_TEMPLATES),$(foreach s,$(SCHEMES),$(eval $(call cpu_kernels,$(t),$(s)))))
 
-$(GEN)/cpu_layer.c: $(CPU_LAYER_TEMPLATE) $(GEN)/generate $(SPECS)
-	$(GEN)/generate layer $< $@ $(SPECS)
+define cpu_layer_kernels
+$(GEN)/cpu_layer_$(1).c: $(CPU_LAYER_TEMPLATE) $(GEN)/generate $(filter %/$(1).stencil,$(SPECS))
+	$(GEN)/generate layer $(CPU_LAYER_TEMPLATE) $$@ $(filter %/$(1).stencil,$(SPECS))
+endef
+$(foreach s,$(SCHEMES),$(eval $(call cpu_layer_kernels,$(s))))
+
+$(GEN)/cpu_layer_table.c: $(CPU_LAYER_TEMPLATE) $(GEN)/generate $(SPECS)
+	$(GEN)/generate layertable $< $@ $(SPECS)
 
 # Kept for reading (make would delete them as intermediates).
 .PRECIOUS: $(GEN)/cpu_%.c
