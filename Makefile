@@ -53,9 +53,11 @@ GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in kernels_gpu/*.cu.step))
 variant_of = $(basename $(basename $(notdir $(1))))
 SCHEMES   := $(notdir $(basename $(SPECS)))
 # A CPU variant's kernels, one translation unit per scheme: make -j compiles them side by side
-# (a variant's five schemes in one file took a core half a minute at -O3).
+# (a variant's five schemes in one file took a core half a minute at -O3). The CPML layer
+# kernels likewise, from one layer template, with a table of their own (codegen/layer.h).
+CPU_LAYER_TEMPLATE := kernels_cpu/cpml.c.layer
 CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(foreach s,$(SCHEMES),$(GEN)/cpu_$(call variant_of,$(t))_$(s).o)) \
-                  $(GEN)/cpu_table.o
+                  $(GEN)/cpu_table.o $(foreach s,$(SCHEMES),$(GEN)/cpu_layer_$(s).o) $(GEN)/cpu_layer_table.o
 LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
 GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h codegen/kernel.h stencils/spec.h engine/halo_rule.h
 ifneq ($(CUDA),)
@@ -97,10 +99,19 @@ $(GEN)/generate: $(GEN_SRC) stencils/spec.h analysis/design.h codegen/embed.h co
 	$(CC) -std=c11 -Wall -Wextra $(filter -Werror,$(CFLAGS)) -O1 $(SANFLAGS) -Istencils -Ianalysis -Icodegen -o $@ $(GEN_SRC) -lm
 
 define cpu_kernels
-$(GEN)/cpu_$(call variant_of,$(1))_$(2).c: $(1) $(GEN)/generate stencils/$(2).stencil
-	$(GEN)/generate variant $(1) $$@ stencils/$(2).stencil
+$(GEN)/cpu_$(call variant_of,$(1))_$(2).c: $(1) $(GEN)/generate $(filter %/$(2).stencil,$(SPECS))
+	$(GEN)/generate variant $(1) $$@ $(filter %/$(2).stencil,$(SPECS))
 endef
 $(foreach t,$(CPU_TEMPLATES),$(foreach s,$(SCHEMES),$(eval $(call cpu_kernels,$(t),$(s)))))
+
+define cpu_layer_kernels
+$(GEN)/cpu_layer_$(1).c: $(CPU_LAYER_TEMPLATE) $(GEN)/generate $(filter %/$(1).stencil,$(SPECS))
+	$(GEN)/generate layer $(CPU_LAYER_TEMPLATE) $$@ $(filter %/$(1).stencil,$(SPECS))
+endef
+$(foreach s,$(SCHEMES),$(eval $(call cpu_layer_kernels,$(s))))
+
+$(GEN)/cpu_layer_table.c: $(CPU_LAYER_TEMPLATE) $(GEN)/generate $(SPECS)
+	$(GEN)/generate layertable $< $@ $(SPECS)
 
 # Kept for reading (make would delete them as intermediates).
 .PRECIOUS: $(GEN)/cpu_%.c

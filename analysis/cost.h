@@ -37,6 +37,7 @@
 #define STEP_COL_ROWS "rows"     /* older files lack rows: the kernels' defaults */
 #define STEP_COL_STAGES "stages" /* and stages, likewise */
 #define STEP_COL_THREADS "threads"
+#define STEP_COL_PML "pml"       /* older files lack it: no layer */
 
 struct cost_problem {
     double size[3];    /* domain, in wavelengths */
@@ -88,11 +89,11 @@ struct throughput {
 };
 
 /* The committed full-step row (table STEP_TABLE, code STEP_CODE) in the .csv files of
- * results_dir/machine/STEP_FOLDER for this scheme,
- * device, precision and storage whose grid is nearest the problem's cells (by ratio), the newest
+ * results_dir/machine/STEP_FOLDER for this scheme, device, precision, storage and layer (pml
+ * cells on every face, 0 for none) whose grid is nearest the problem's cells (by ratio), the newest
  * among those, the fastest among those. 0, or -1 if there is none. */
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
-                                 int precision, int coef, double cells, struct throughput *t);
+                                 int precision, int coef, int pml, double cells, struct throughput *t);
 
 /* ---- validation by simulation (issue 12) ---------------------------------------------- */
 

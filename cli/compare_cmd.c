@@ -12,9 +12,10 @@
 static const char usage[] =
     "usage: fdtdbench compare [--ignore COLUMNS] OLD.csv NEW.csv\n"
     "Matches the rows of two results files (run, sweep, bench, tune, or step) by their\n"
-    "configuration (table, scheme, component, device, precision, coef, variant, boundary, grid,\n"
-    "block, nodes, rows, stages, threads; a step file has no component, the others no boundary,\n"
-    "and a file from before rows or stages were recorded matches any value there) and prints,\n"
+    "configuration (table, scheme, component, device, precision, coef, variant, boundary, pml,\n"
+    "grid, block, nodes, rows, stages, threads; a step file has no component, the others no boundary\n"
+    "or pml, a step file from before pml was recorded had none, and a file from before rows or stages\n"
+    "were recorded matches any value there) and prints,\n"
     "per row, NEW/OLD for updates/s (a step file's cells/s) and for pct_bw, and a verdict on pct_bw:\n"
     "faster or slower when the two differ by more than the wider of their spreads, else\n"
     "within noise. A row's spread is its pct_bw_spread column (the range of its interleaved\n"
@@ -24,10 +25,11 @@ static const char usage[] =
 
 /* The columns that name a configuration: rows with equal values here are the same measurement.
  * A file may lack the optional ones: nodes (older files: one node per thread), rows and stages
- * (older files: not recorded, see unknown_key), component (a step file's rows are whole steps) and
- * boundary (only step files have one). */
+ * (older files: not recorded, see unknown_key), component (a step file's rows are whole steps),
+ * boundary (only step files have one) and pml (step files from before the layer: none, "0"). */
 static const char *const key_columns[] = {"table", "scheme", "component", "device", "precision", "coef", "variant",
-                                          "boundary", "nx", "ny", "nz", "block", "nodes", "rows", "stages", "threads"};
+                                          "boundary", "pml", "nx", "ny", "nz", "block", "nodes", "rows", "stages",
+                                          "threads"};
 enum { NKEY = sizeof key_columns / sizeof key_columns[0] };
 
 /* Optional columns whose absence says nothing: a file from before rows (or stages) were recorded
@@ -37,7 +39,8 @@ static int unknown_key(const char *name) { return !strcmp(name, "rows") || !strc
 
 static int optional_key(const char *name)
 {
-    return !strcmp(name, "nodes") || unknown_key(name) || !strcmp(name, "component") || !strcmp(name, "boundary");
+    return !strcmp(name, "nodes") || unknown_key(name) || !strcmp(name, "component") || !strcmp(name, "boundary") ||
+           !strcmp(name, "pml");
 }
 
 struct row {
@@ -158,7 +161,9 @@ static int same_key(const struct row *a, const struct row *b)
 {
     for (int k = 0; k < NKEY; k++) {
         if (ignored[k] || ((!a->key[k] || !b->key[k]) && unknown_key(key_columns[k]))) continue;
-        if (!a->key[k] || !b->key[k] ? a->key[k] != b->key[k] : strcmp(a->key[k], b->key[k]) != 0) return 0;
+        const char *x = a->key[k], *y = b->key[k];
+        if (!strcmp(key_columns[k], "pml")) x = x ? x : "0", y = y ? y : "0"; /* no column: no layer */
+        if (!x || !y ? x != y : strcmp(x, y) != 0) return 0;
     }
     return 1;
 }
@@ -174,7 +179,7 @@ static void describe(const struct row *r, char *out, size_t n)
         if (!r->key[k]) continue;
         const char *sep = !m ? "" : !strcmp(name, "ny") || !strcmp(name, "nz") ? "x" : " ";
         const int labelled = !strcmp(name, "block") || !strcmp(name, "nodes") || !strcmp(name, "rows") ||
-                             !strcmp(name, "stages") || !strcmp(name, "threads");
+                             !strcmp(name, "stages") || !strcmp(name, "threads") || !strcmp(name, "pml");
         m += (size_t)snprintf(out + m, n - m, "%s%s%s%s", sep, labelled ? name : "", labelled ? " " : "", r->key[k]);
     }
 }

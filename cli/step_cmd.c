@@ -12,6 +12,7 @@
 #include "design.h"
 #include "session.h"
 #include "metrics.h"
+#include "pml.h"
 #include "step_measure.h"
 
 static const char *const usage =
@@ -19,7 +20,10 @@ static const char *const usage =
     "Verifies a whole time step (H half-step then E half-step, all six components, halo refresh\n"
     "on the device) against a double-precision reference step, then times K steps per sample.\n"
     "Reports cells x steps / s (MCells/s as openEMS, Meep and gprMax count it; not the paper's\n"
-    "eq. 5) and writes one CSV row to RESULTS/<machine>/steps/step-<date>.csv.\n";
+    "eq. 5) and writes one CSV row to RESULTS/<machine>/steps/step-<date>.csv.\n"
+    "With --pml N, a CPML (Roden and Gedney) of N cells on every face, inside the grid and backed by\n"
+    "PEC walls: its reflection is measured first (pml_reflection_db), and its passes are timed alone\n"
+    "after each sample's steps (layer_ms, layer_share, layer_pct_bw).\n";
 
 static void print_text(const struct session *s, const struct step_run *c, const struct step_result *r)
 {
@@ -29,6 +33,7 @@ static void print_text(const struct session *s, const struct step_run *c, const 
            precision_names[sc->precision], coef_names[sc->coef], boundary_names[sc->boundary], sc->grid[0],
            sc->grid[1], sc->grid[2], sc->b->device == DEV_CPU ? "tile" : "block", sc->block[0], sc->block[1],
            sc->block[2]);
+    if (sc->pml) printf(" pml %d (order %d)", sc->pml, sc->pml_order);
     if (sc->b->device == DEV_CPU) printf(" threads %d", r->threads);
     printf(": verified\n");
     const struct step_record m = {"step", c, r, &s->desc};
@@ -37,7 +42,8 @@ static void print_text(const struct session *s, const struct step_run *c, const 
 
 int cmd_step(int argc, char **argv)
 {
-    struct step_run c = {.variant = "components", .steps = 10, .reps = 5};
+    struct step_run c = {.variant = "components", .steps = 10, .reps = 5,
+                         .c = {.boundary = -1, .pml_order = PML_ORDER_DEFAULT}}; /* boundary -1: not given */
     const char *grid = NULL, *block = NULL, *dir = "results", *scheme = NULL;
     int device = DEV_CPU, csv = 0, threads_max = omp_get_num_procs();
     const struct cli_option opts[] = {
@@ -60,8 +66,13 @@ int cmd_step(int argc, char **argv)
         {"nodes", CLI_INT, "N", "GPU: nodes per thread along z (tuned, else the variant's)", &c.c.nodes, 1, 64, NULL, 0},
         CLI_OPT_ROWS(&c.c.rows),
         CLI_OPT_STAGES(&c.c.stages),
-        {"boundary", CLI_CHOICE, "periodic|pec", "periodic wrap, or PEC walls (tangential E zero) (periodic)",
-         &c.c.boundary, 0, 0, boundary_names, NBOUNDARIES},
+        {"boundary", CLI_CHOICE, "periodic|pec",
+         "periodic wrap, or PEC walls (tangential E zero) (periodic; pec with --pml)", &c.c.boundary, 0, 0,
+         boundary_names, NBOUNDARIES},
+        {"pml", CLI_INT, "N", "CPML of N cells on every face, at most a third of the grid's smallest side (0: none)",
+         &c.c.pml, 0, CLI_GRID_MAX, NULL, 0},
+        {"pml-order", CLI_INT, "M", "the layer's polynomial grading order (3)", &c.c.pml_order, PML_ORDER_MIN,
+         PML_ORDER_MAX, NULL, 0},
         CLI_OPT_REPS(&c.reps),
         CLI_OPT_CSV(&csv),
         CLI_OPT_RESULTS(&dir),
@@ -70,6 +81,12 @@ int cmd_step(int argc, char **argv)
     c.c.s = scheme ? cli_scheme(scheme) : scheme_reference() ? scheme_reference() : scheme_at(0);
     if (grid) cli_triple("--grid", grid, STEP_MIN_GRID, 100000, c.c.grid);
     else c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = device == DEV_CPU ? 300 : 512;
+    char why[512];
+    if (c.c.pml && device != DEV_CPU) cli_error("--pml: not yet on the GPU");
+    if (pml_check(c.c.pml, c.c.grid, why, sizeof why)) cli_error("%s", why);
+    if (c.c.pml && c.c.boundary == BOUNDARY_PERIODIC)
+        cli_error("--pml: the layer ends on PEC walls, not with --boundary periodic");
+    if (c.c.boundary < 0) c.c.boundary = c.c.pml ? BOUNDARY_PEC : BOUNDARY_PERIODIC;
     if (block && device == DEV_CPU) {
         int j, k, used = 0;
         if (sscanf(block, "%dx%d%n", &j, &k, &used) != 2 || block[used] || j < 1 || k < 1)
@@ -88,7 +105,6 @@ int cmd_step(int argc, char **argv)
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
     step_default_launch(&s, &c); /* with --block given: only rows, where not given */
     double w[MAX_GROUPS];
-    char why[512];
     if (step_vacuum(&c.c, w, why, sizeof why)) cli_error("%s", why);
     if (step_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why); /* before any allocation */
     struct step_result r;

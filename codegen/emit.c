@@ -239,10 +239,50 @@ static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
     for (int q = 0; q < 3; q++) put(b, "%sSTORE(O_%d, %d, v%d);\n", ind, q, q, q);
 }
 
+/* ---- layer kernels (CPML) ------------------------------------------------------------ */
+
+static void emit_layer_decls(struct buf *b, const struct kernel_desc *k)
+{
+    struct layer_term t[LAYER_TERMS];
+    layer_terms(k->component, k->axis, t);
+    for (int q = 0; q < LAYER_TERMS; q++) {
+        put(b, "    DECL_OUT(O_%d, %d);\n    DECL_SRC(S_%d, %d);\n    DECL_PSI(Y_%d, %d);\n", q, q, q, q, q, q);
+        put(b, "    DECL_PROFILE(K_%d, B_%d, C_%d, %d);\n", q, q, q, q);
+        for (int g = 0; g < k->s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d_%d, %d, %d);\n", storage_letter(k), g, q, q, g);
+    }
+}
+
+/* Each term recomputed from its field's points in every group (as the main update added it),
+ * then corrected. */
+static void emit_layer_body(struct buf *b, const struct kernel_desc *k)
+{
+    const char *ind = "                    ";
+    struct layer_term t[LAYER_TERMS];
+    layer_terms(k->component, k->axis, t);
+    for (int q = 0; q < LAYER_TERMS; q++) {
+        char field[8];
+        snprintf(field, sizeof field, "S_%hhu", (unsigned char)q);
+        put(b, "%sconst REAL t%d = ", ind, q);
+        for (int g = 0; g < k->s->ngroups; g++) {
+            struct group_terms gt;
+            expand_group(k->s, g, t[q].component, &gt);
+            if (g) put(b, "\n%s    + ", ind);
+            put(b, "COEF_%c(db%d_%d) * (", storage_letter(k), g, q);
+            emit_points(b, field, t[q].minus ? gt.minus : gt.plus, gt.npoints);
+            put(b, ")");
+        }
+        put(b, ";\n%sCORRECT(%d, t%d, %c);\n", ind, q, q, t[q].minus ? '-' : '+');
+    }
+}
+
 void kernel_name(char *out, size_t n, const struct kernel_desc *k)
 {
-    snprintf(out, n, "k_%s_%s_%s_%s_%s%s", k->s->name, component_names[k->component], precision_names[k->precision],
-             coef_names[k->coef], k->variant, k->device ? k->device : "");
+    if (k->traits->layer)
+        snprintf(out, n, "l_%s_%s_%c_%s_%s_%s%s", k->s->name, k->component == HX ? "h" : "e", "xyz"[k->axis],
+                 precision_names[k->precision], coef_names[k->coef], k->variant, k->device ? k->device : "");
+    else
+        snprintf(out, n, "k_%s_%s_%s_%s_%s%s", k->s->name, component_names[k->component], precision_names[k->precision],
+                 coef_names[k->coef], k->variant, k->device ? k->device : "");
 }
 
 const char *const component_enum[NCOMPONENTS] = {"HX", "HY", "HZ", "EX", "EY", "EZ"};
@@ -288,6 +328,14 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "BOXES") || !strcmp(word, "FBOXES")) emit_boxes(out, k, word[0] == 'F');
         else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
         else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
+        else if (!strcmp(word, "AXIS") && k->traits->layer) put(out, "%d", k->axis);
+        else if (!strcmp(word, "LCOMPS") && k->traits->layer) {
+            struct layer_term t[LAYER_TERMS];
+            layer_terms(k->component, k->axis, t);
+            for (int q = 0; q < LAYER_TERMS; q++) put(out, "%s%s", q ? ", " : "", component_enum[t[q].component]);
+        }
+        else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k);
+        else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k);
         else emit_fail("template: unknown placeholder $%s", word);
         i = j;
     }
@@ -331,7 +379,9 @@ void template_parse(struct template *t, const char *path, const char *text)
     t->path = path;
     if (!(t->text = strdup(text))) emit_fail("out of memory");
     t->step = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".step");
+    t->layer = strlen(path) > 6 && !strcmp(path + strlen(path) - 6, ".layer");
     if (t->step) t->device = strstr(path, ".cu.step") ? "_gpu" : "_cpu";
+    if (t->layer) t->device = strstr(path, ".cu.layer") ? "_gpu" : "_cpu";
     const char **cur = NULL;
     size_t *cur_len = NULL;
     for (char *line = t->text; *line;) {
@@ -361,6 +411,7 @@ void template_parse(struct template *t, const char *path, const char *text)
         line = next;
     }
     if (!t->kernel) emit_fail("%s: needs a '//@@ kernel VARIANT' section", path);
+    t->traits.layer = t->layer;
 }
 
 void template_free(struct template *t)

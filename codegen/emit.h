@@ -23,6 +23,7 @@ struct traits {
     int marches, flat, accepts, indexed, halo_axes, max_threads, block[3], nodes;
     int rows[2]; /* default rows per thread: with coefficient arrays, without; 0: one, no other */
     int stages;  /* default pipeline depth; 0: no pipeline */
+    int layer;   /* from a layer template (*.layer): CPML corrections, codegen/layer.h */
 };
 
 /* A kernel's default rows per thread (its variant's rows=A,U for its storage), 0 for none. */
@@ -37,7 +38,8 @@ struct template {
     char variant[32];
     struct traits traits;
     int step;           /* a step template (*.step): fused half-step kernels, entries at HX and EX */
-    const char *device; /* a step template's: "_cpu" (*.c.step) or "_gpu" (*.cu.step), else NULL */
+    int layer;          /* a layer template (*.layer): CPML corrections, entries per half-step and axis */
+    const char *device; /* a step or layer template's: "_cpu" (*.c.step, *.c.layer) or "_gpu", else NULL */
 };
 
 /* Parses text (copied) as the template at path (its name says its variant and kind). */
@@ -51,12 +53,14 @@ struct kernel_desc {
     const struct traits *traits;
     const char *device; /* a step template's kernels carry it in their names ("_cpu", "_gpu"): both
                          * devices have a variant "fused", and its entry points are external */
+    int axis;           /* a layer kernel's: the layer's normal (component: its half-step's first) */
 };
 
 extern const char *const coef_enum[NCOEF_STORAGES];     /* "COEF_ARRAY", ... */
 extern const char *const component_enum[NCOMPONENTS]; /* "HX", ... */
 
-/* "k_fv24_hx_f32_array_tile25d" (a step template's with its device: "..._fused_gpu"). */
+/* "k_fv24_hx_f32_array_tile25d" (a step template's with its device: "..._fused_gpu"; a layer
+ * kernel's "l_fv24_h_z_f32_array_cpml_cpu"). */
 void kernel_name(char *out, size_t n, const struct kernel_desc *k);
 /* The template's prologue (only its variant's words filled), then one kernel's section. */
 void put_prologue(const struct template *t, struct buf *b);

@@ -36,3 +36,27 @@ double reference_update(const struct reference_stencil *st, const struct referen
     *magnitude = mag;
     return value;
 }
+
+double reference_term(const struct scheme *s, int component, int minus, const struct reference_inputs *in, int i,
+                      int j, int k, double *magnitude)
+{
+    long n = (long)(k + HALO) * in->sz + (long)(j + HALO) * in->sy + (i + HALO);
+    const double *f = minus ? in->minus : in->plus;
+    double value = 0, mag = 0;
+    for (int g = 0; g < s->ngroups; g++) {
+        struct group_terms t;
+        expand_group(s, g, component, &t);
+        double bracket = 0, points = 0;
+        for (int p = 0; p < t.npoints; p++) {
+            const struct point *a = minus ? &t.minus[p] : &t.plus[p];
+            double v = f[n + a->d[0] + a->d[1] * in->sy + a->d[2] * in->sz];
+            bracket += a->sign * v;
+            points += fabs(v);
+        }
+        double db = in->db[g] ? in->db[g][n] : in->db_u[g];
+        value += db * bracket;
+        mag += fabs(db) * points;
+    }
+    *magnitude = mag;
+    return value;
+}

@@ -29,4 +29,10 @@ void reference_stencil(const struct scheme *s, int component, struct reference_s
 double reference_update(const struct reference_stencil *st, const struct reference_inputs *in, int i, int j, int k,
                         double *magnitude);
 
+/* One curl term of that update (the plus field's, or with minus the minus field's): sum_g db[g] *
+ * (sum of its points, each with its sign), as the update adds or subtracts it; *magnitude as
+ * above. What a CPML layer corrects (pml.h). */
+double reference_term(const struct scheme *s, int component, int minus, const struct reference_inputs *in, int i,
+                      int j, int k, double *magnitude);
+
 #endif

@@ -30,4 +30,18 @@ int sim_mode_timed(const struct step_config *c, const int mode[3], int steps, do
  * (eps E^2 + mu H^2 over the newest levels) seen, over the initial one. 0, or -1 with why. */
 int sim_energy_growth(const struct step_config *c, int steps, double *growth, char *why, size_t n);
 
+/* The CPML's reflection (pml.h), in dB: c's layer (c->pml cells on every face, c->pml_order, PEC
+ * walls behind) in a small box around an Ex point source that sends a broadband pulse (a
+ * differentiated Gaussian current, its spectrum 10 dB below its peak at 8 cells per wavelength
+ * and 40 dB at 5) towards its +z face, REFLECTION_GAP cells away; then the same run on a box made
+ * longer along z, so that within the steps run nothing comes back from its +z face. The face's
+ * reflected field is the difference of the two runs at a point between the source and the face;
+ * it is compared with the incident field the longer run has at the same distance from the source
+ * as that point is from the source's image in the face (the path the reflected wave travels),
+ * each the largest over the steps: 20 log10(max |reflected| / max |incident|). The other faces,
+ * their layers equal in both runs, cancel. c gives the scheme, weights, Courant number, device,
+ * precision, storage, variant and launch; its grid and boundary are not used. *steps gets the
+ * steps run. 0, or -1 with why. */
+int sim_pml_reflection(const struct step_config *c, double *db, int *steps, char *why, size_t n);
+
 #endif

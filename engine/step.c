@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "design.h"
+#include "layer.h"
 #include "measure.h"
+#include "pml.h"
 #include "reference.h"
 
 /* The fused half-step variants' kernels (the step templates, kernels_{cpu,gpu}/NAME.*.step, tabled in
@@ -71,7 +73,31 @@ const struct variant_traits *step_traits(const struct step_config *c)
     return k ? &k->traits : NULL;
 }
 
-int step_supported(const struct step_config *c) { return step_kernel(c, HX) && step_kernel(c, EX); }
+/* The layer kernel of c's half-step from first along axis (codegen/layer.h). Only the CPU has
+ * them so far: the GPU's come with its run-time compiled backend. */
+static const struct layer_entry *layer_kernel(const struct step_config *c, int first, int axis)
+{
+    if (c->b->device != DEV_CPU) return NULL;
+    for (int i = 0; i < cpu_layer_table_len; i++) {
+        const struct layer_entry *e = &cpu_layer_table[i];
+        if (e->first == first && e->axis == axis && e->precision == c->precision && e->coef == c->coef &&
+            !strcmp(e->scheme, c->s->name))
+            return e;
+    }
+    return NULL;
+}
+
+static int layer_supported(const struct step_config *c)
+{
+    for (int axis = 0; axis < 3; axis++)
+        if (!layer_kernel(c, HX, axis) || !layer_kernel(c, EX, axis)) return 0;
+    return 1;
+}
+
+int step_supported(const struct step_config *c)
+{
+    return step_kernel(c, HX) && step_kernel(c, EX) && (!c->pml || layer_supported(c));
+}
 
 struct stepper {
     struct step_config c;
@@ -85,6 +111,10 @@ struct stepper {
     long sy, sz;
     size_t cells, bytes;                  /* per array, halos included */
     void *stage;                          /* one array in the working precision, on the host */
+    /* with a layer (c.pml > 0) */
+    const struct layer_entry *layer[2][3];    /* [H or E half-step][axis] */
+    void *psi[2][3][LAYER_TERMS];             /* each term's auxiliary field over its axis' slab */
+    void *profile[3][2][3];                   /* [axis][component half off the nodes][kinv1, b, c] */
 };
 
 const char *const boundary_names[NBOUNDARIES] = {"periodic", "pec"};
@@ -103,6 +133,27 @@ double step_compulsory_bytes(const struct scheme *s, int precision, int coef)
     /* per half-step: 3 updated fields (L levels read, one written), 3 sources read */
     int per_half = 3 * s->levels + 3 + 3 + (coef == COEF_ARRAY ? 3 * coef_count(s) : 0);
     return 2.0 * per_half * real_size(precision) + 2.0 * (coef == COEF_INDEXED); /* the index, once a half-step */
+}
+
+/* The layer's auxiliary fields per cell of c's grid, in values. */
+static double psi_per_cell(const struct step_config *c)
+{
+    return c->pml ? pml_psi_cells(c->grid, c->pml) / ((double)c->grid[0] * c->grid[1] * c->grid[2]) : 0;
+}
+
+double step_memory_bytes(const struct step_config *c)
+{
+    return step_bytes_per_cell(c->s, c->precision, c->coef) + psi_per_cell(c) * real_size(c->precision);
+}
+
+double step_moved_bytes(const struct step_config *c)
+{
+    return step_compulsory_bytes(c->s, c->precision, c->coef) + 2 * psi_per_cell(c) * real_size(c->precision);
+}
+
+double step_layer_bytes(const struct step_config *c)
+{
+    return c->pml ? pml_layer_bytes(c->s, c->precision, c->coef, c->grid, c->pml) : 0;
 }
 
 size_t step_cells(const struct stepper *m, long *sy, long *sz)
@@ -223,6 +274,14 @@ void step_close(struct stepper *m)
             if (m->coef[comp][i]) m->c.b->release(m->coef[comp][i]);
     }
     if (m->index) m->c.b->release(m->index);
+    for (int h = 0; h < 2; h++)
+        for (int axis = 0; axis < 3; axis++)
+            for (int q = 0; q < LAYER_TERMS; q++)
+                if (m->psi[h][axis][q]) m->c.b->release(m->psi[h][axis][q]);
+    for (int axis = 0; axis < 3; axis++)
+        for (int half = 0; half < 2; half++)
+            for (int i = 0; i < 3; i++)
+                if (m->profile[axis][half][i]) m->c.b->release(m->profile[axis][half][i]);
     free(m->stage);
     free(m);
 }
@@ -242,6 +301,42 @@ static int vacuum(const struct step_config *c, struct step_materials *mat, char 
     return 0;
 }
 
+/* The layer's kernels, its auxiliary fields (zero) and profiles, on the device. -1 if it is full. */
+static int open_layer(struct stepper *m)
+{
+    const struct step_config *c = &m->c;
+    const size_t size = real_size(c->precision);
+    for (int h = 0; h < 2; h++)
+        for (int axis = 0; axis < 3; axis++) {
+            int dims[3];
+            size_t cells = pml_slab(c->grid, c->pml, axis, dims);
+            m->layer[h][axis] = layer_kernel(c, h ? EX : HX, axis);
+            for (int q = 0; q < LAYER_TERMS; q++) {
+                if (!(m->psi[h][axis][q] = c->b->alloc(cells * size))) return -1;
+                c->b->fill_random(m->psi[h][axis][q], cells, c->precision, 1, 0, 0);
+            }
+        }
+    const int N2 = 2 * c->pml;
+    double *v = malloc(3 * (size_t)N2 * sizeof *v); /* kinv1, b, c */
+    if (!v) return -1;
+    for (int axis = 0; axis < 3; axis++)
+        for (int half = 0; half < 2; half++) {
+            pml_profile(c->pml, c->pml_order, c->courant, c->grid[axis], half, v, v + N2, v + 2 * N2);
+            for (int i = 0; i < 3; i++) {
+                if (!(m->profile[axis][half][i] = c->b->alloc((size_t)N2 * size))) {
+                    free(v);
+                    return -1;
+                }
+                for (int x = 0; x < N2; x++)
+                    if (c->precision == F32) ((float *)m->stage)[x] = (float)v[i * N2 + x];
+                    else ((double *)m->stage)[x] = v[i * N2 + x];
+                c->b->upload(m->profile[axis][half][i], m->stage, (size_t)N2 * size);
+            }
+        }
+    free(v);
+    return 0;
+}
+
 struct stepper *step_open(const struct step_config *c, char *why, size_t n)
 {
     const struct scheme *s = c->s;
@@ -253,6 +348,20 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
         }
     if (c->boundary < 0 || c->boundary >= NBOUNDARIES) {
         snprintf(why, n, "unknown boundary %d", c->boundary);
+        return NULL;
+    }
+    if (c->pml && pml_check(c->pml, c->grid, why, n)) return NULL;
+    if (c->pml && c->boundary != BOUNDARY_PEC) {
+        snprintf(why, n, "a CPML layer ends on PEC walls: boundary pec, not %s", boundary_names[c->boundary]);
+        return NULL;
+    }
+    if (c->pml && (c->pml_order < PML_ORDER_MIN || c->pml_order > PML_ORDER_MAX)) {
+        snprintf(why, n, "CPML grading order %d: from %d to %d", c->pml_order, PML_ORDER_MIN, PML_ORDER_MAX);
+        return NULL;
+    }
+    if (c->pml && !layer_supported(c)) {
+        snprintf(why, n, "no %s layer kernels for %s %s %s", device_names[c->b->device], s->name,
+                 precision_names[c->precision], coef_names[c->coef]);
         return NULL;
     }
     struct stepper *m = calloc(1, sizeof *m);
@@ -297,11 +406,12 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
             if (!(m->coef[comp][i] = c->b->alloc(MAX_MATERIALS * sizeof(double)))) goto full;
     }
     if (c->coef == COEF_INDEXED && !(m->index = c->b->alloc(m->cells))) goto full;
+    if (c->pml && open_layer(m)) goto full;
     if (step_set_materials(m, &mat, why, n)) goto fail;
     return m;
 full:
     snprintf(why, n, "the %s cannot hold a %dx%dx%d %s step (%.1f GB)", device_names[c->b->device], c->grid[0],
-             c->grid[1], c->grid[2], s->name, step_bytes_per_cell(s, c->precision, c->coef) * (double)m->cells / 1e9);
+             c->grid[1], c->grid[2], s->name, step_memory_bytes(c) * (double)m->cells / 1e9);
 fail:
     step_close(m);
     return NULL;
@@ -330,8 +440,35 @@ static void component_args(const struct stepper *m, int comp, struct kernel_args
     a->boundary = c->boundary;
 }
 
-/* The three components from `first` (HX or EX), each into its oldest level, which then becomes
- * the newest; its halo is refreshed for the other half-step. */
+/* The layer pass of the half-step from first along axis (codegen/layer.h), on each corrected
+ * component's level `level` (the one its update just wrote). */
+static void layer_pass(struct stepper *m, int first, int axis, int level)
+{
+    const struct step_config *c = &m->c;
+    const int L = c->s->levels, G = c->s->ngroups, h = first == EX;
+    struct layer_term t[LAYER_TERMS];
+    layer_terms(first, axis, t);
+    struct layer_args a;
+    memset(&a, 0, sizeof a);
+    a.nx = c->grid[0], a.ny = c->grid[1], a.nz = c->grid[2];
+    a.sy = m->sy, a.sz = m->sz;
+    a.thickness = c->pml, a.boundary = c->boundary;
+    a.index = m->index;
+    for (int q = 0; q < LAYER_TERMS; q++) {
+        const int comp = t[q].component, half = component_half(comp, axis);
+        struct layer_term_args *x = &a.t[q];
+        x->out = m->f[comp][level];
+        x->src = m->f[t[q].source][0];
+        x->psi = m->psi[h][axis][q];
+        for (int g = 0; g < G; g++) x->db[g] = m->coef[comp][L + g], x->db_u[g] = m->uni[comp][L + g];
+        x->kinv1 = m->profile[axis][half][0], x->b = m->profile[axis][half][1], x->c = m->profile[axis][half][2];
+    }
+    m->layer[h][axis]->fn(&a); /* a launch on the GPU: checked at the step's end */
+}
+
+/* The three components from `first` (HX or EX), each into its oldest level (in place for
+ * leapfrog), which then becomes the newest, corrected in the layer if there is one; its halo is
+ * refreshed for the other half-step. */
 static int half_step(struct stepper *m, int first, char *why, size_t n)
 {
     const struct step_config *c = &m->c;
@@ -342,13 +479,18 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         if (!m->fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */
     }
     if (m->fused) m->k[first]->fn(args); /* all three at once */
+    int written = 3; /* the halo axes, from x, that every kernel of this half-step wrote itself */
+    for (int axis = 0; c->pml && axis < 3; axis++) {
+        layer_pass(m, first, axis, L - 1);
+        if (m->layer[first == EX][axis]->halo_axes < written) written = m->layer[first == EX][axis]->halo_axes;
+    }
     for (int comp = first; comp < first + 3; comp++) {
         void *newest = m->f[comp][L - 1];
         memmove(&m->f[comp][1], &m->f[comp][0], (size_t)(L - 1) * sizeof(void *));
         m->f[comp][0] = newest;
         struct halo_args h;
         halo_args_of(m, comp, &h);
-        h.first_axis = m->k[comp]->traits.halo_axes; /* the axes the kernel wrote itself */
+        h.first_axis = m->k[comp]->traits.halo_axes < written ? m->k[comp]->traits.halo_axes : written;
         if (h.first_axis < 3 && c->b->refresh_halo(newest, &h, why, n)) return -1;
     }
     return 0;
@@ -391,4 +533,34 @@ int step_run(struct stepper *m, int steps, char *why, size_t n)
     for (int t = 0; t < steps; t++)
         if (half_step(m, HX, why, n) || half_step(m, EX, why, n)) return -1;
     return m->c.b->sync(why, n);
+}
+
+int step_layer_run(struct stepper *m, int steps, char *why, size_t n)
+{
+    for (int t = 0; t < steps && m->c.pml; t++)
+        for (int first = HX; first <= EX; first += EX - HX)
+            for (int axis = 0; axis < 3; axis++) layer_pass(m, first, axis, 0);
+    return m->c.b->sync(why, n);
+}
+
+static char *cell_of(const struct stepper *m, int comp, const int cell[3])
+{
+    long at = (long)(cell[2] + HALO) * m->sz + (long)(cell[1] + HALO) * m->sy + cell[0] + HALO;
+    return (char *)m->f[comp][0] + (size_t)at * real_size(m->c.precision);
+}
+
+double step_peek(struct stepper *m, int comp, const int cell[3])
+{
+    union { float f; double d; } v;
+    m->c.b->download(&v, cell_of(m, comp, cell), real_size(m->c.precision));
+    return m->c.precision == F32 ? v.f : v.d;
+}
+
+void step_add(struct stepper *m, int comp, const int cell[3], double add)
+{
+    union { float f; double d; } v;
+    double now = step_peek(m, comp, cell) + add;
+    if (m->c.precision == F32) v.f = (float)now;
+    else v.d = now;
+    m->c.b->upload(cell_of(m, comp, cell), &v, real_size(m->c.precision));
 }

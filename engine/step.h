@@ -2,8 +2,9 @@
  * device, with the halo refresh (periodic wrap or PEC walls, halo_rule.h) on the device too.
  * One step is the H half-step (Hx, Hy, Hz from E^n) then the E half-step (Ex, Ey, Ez from
  * H^{n+1/2}); a scheme with more time levels (S44) keeps them all and updates each component
- * into its oldest level. Used by the step command (timing), the dispersion and stability
- * simulations (simulate.c) and the tests. */
+ * into its oldest level. With a CPML (pml.h) each half-step's update is followed by its layer
+ * passes, one per axis (codegen/layer.h). Used by the step command (timing), the dispersion,
+ * stability and reflection simulations (simulate.c) and the tests. */
 #ifndef HARNESS_STEP_H
 #define HARNESS_STEP_H
 
@@ -23,6 +24,8 @@ struct step_config {
     int grid[3];          /* interior cells, each at least STEP_MIN_GRID */
     double courant;       /* c dt / Delta, cell size 1 m */
     int boundary;         /* enum boundary */
+    int pml;              /* CPML (pml.h): cells of layer on every face, 0 for none (then boundary pec) */
+    int pml_order;        /* its grading order, PML_ORDER_MIN to PML_ORDER_MAX */
 };
 
 extern const char *const boundary_names[NBOUNDARIES]; /* "periodic", "pec" */
@@ -51,7 +54,8 @@ const struct variant_traits *step_fused_traits(enum device d, const char *varian
  * of a variant declares the same), or NULL if there is none. Unlike step_fused_traits, these are
  * the traits of c's storage (a tiled variant's default rows differ with and without arrays). */
 const struct variant_traits *step_traits(const struct step_config *c);
-/* 1 if c's device has the kernels of c's scheme, variant, precision and storage. */
+/* 1 if c's device has the kernels of c's scheme, variant, precision and storage (and, with a
+ * layer, its layer kernels: the CPU's only, so far). */
 int step_supported(const struct step_config *c);
 
 struct stepper;
@@ -83,6 +87,15 @@ double step_compiled_ms(const struct stepper *m);
 
 /* Advances `steps` whole steps and waits for the device. 0, or -1 with the reason. */
 int step_run(struct stepper *m, int steps, char *why, size_t n);
+/* Only the layer passes of `steps` steps (both half-steps, every axis), each correcting the
+ * newest levels again, and waits: what timing the layer alone needs (the fields' values then
+ * mean nothing). 0, or -1 with the reason. */
+int step_layer_run(struct stepper *m, int steps, char *why, size_t n);
+
+/* The newest level of component comp at interior cell (i,j,k), read, or with v added (a source).
+ * The halo is left alone: for cells more than HALO from every wall. */
+double step_peek(struct stepper *m, int comp, const int cell[3]);
+void step_add(struct stepper *m, int comp, const int cell[3], double v);
 
 /* Runs `steps` steps from random fields and random materials (several, with indexed and array
  * storage) on c's device and in the double-precision reference (reference.h, the same halo
@@ -98,5 +111,12 @@ int step_verify(const struct step_config *c, int steps, double *worst, char *why
  * fields, their coefficients) and writes three fields. */
 double step_bytes_per_cell(const struct scheme *s, int precision, int coef);
 double step_compulsory_bytes(const struct scheme *s, int precision, int coef);
+/* The same for c's step with its layer: the auxiliary fields held, and read and written once a
+ * step (the least any CPML step moves beyond the closed box's), spread over c's cells. */
+double step_memory_bytes(const struct step_config *c);
+double step_moved_bytes(const struct step_config *c);
+/* The bytes one step's layer passes move as passes of their own (pml_layer_bytes; 0 without a
+ * layer): their compulsory bytes, what the layer's share of bandwidth is counted against. */
+double step_layer_bytes(const struct step_config *c);
 
 #endif

@@ -1,11 +1,14 @@
 /* step_verify (step.h): the engine against a double-precision reference step walked from the
- * spec (reference_update), with each cell's rounding bound carried along beside its value. */
+ * spec (reference_update), with each cell's rounding bound carried along beside its value; with
+ * a CPML, its corrections walked from the spec too (reference_term), cell by cell. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "layer.h"
+#include "pml.h"
 #include "reference.h"
 #include "step.h"
 
@@ -13,6 +16,10 @@ struct host {
     double *f[NCOMPONENTS][MAX_LEVELS]; /* values, [0] the newest */
     double *t[NCOMPONENTS][MAX_LEVELS]; /* bound of |engine - value| (sign irrelevant) */
     double *coef[NCOMPONENTS][MAX_COEFS];
+    /* with a layer: each component's auxiliary field of its term along each axis (over the
+     * padded grid, used in the slab only), its bound, and the profiles [axis][half][kinv1, b, c] */
+    double *psi[NCOMPONENTS][3], *psit[NCOMPONENTS][3];
+    double *profile[3][2][3];
 };
 
 static unsigned long long rng;
@@ -42,6 +49,34 @@ static void refresh(const struct step_config *c, long sy, long sz, int comp, dou
     cpu_backend()->refresh_halo(a, &h, why, sizeof why);
 }
 
+/* The layer's corrections of cell (i,j,k) of comp, whose update the reference just computed
+ * (*value, within *bound): each of its terms differentiated along an axis whose slab holds the
+ * cell (codegen/layer.h's rule), with psi and its bound carried like a field. v holds the
+ * half-step's inputs, t their bounds. */
+static void layer_reference(const struct step_config *c, struct host *r, const struct reference_inputs *v,
+                            const struct reference_inputs *t, int comp, const int cell[3], long at, double *value,
+                            double *bound)
+{
+    const double u = c->precision == F32 ? 0x1.0p-24 : 0x1.0p-53;
+    const int term_flops = layer_counts(c->s, c->precision, COEF_ARRAY).flops / LAYER_TERMS;
+    int plus, plus_axis, minus, minus_axis;
+    component_sources(comp, &plus, &plus_axis, &minus, &minus_axis);
+    for (int axis = 0; axis < 3; axis++) {
+        const int s = layer_slab(cell[axis], c->pml, c->grid[axis]), is_minus = minus_axis == axis;
+        if (s < 0 || (plus_axis != axis && !is_minus)) continue;
+        const double *const *p = (const double *const *)r->profile[axis][component_half(comp, axis)];
+        const double K = p[0][s], B = p[1][s], C = p[2][s];
+        double mag, carried, T = reference_term(c->s, comp, is_minus, v, cell[0], cell[1], cell[2], &mag);
+        reference_term(c->s, comp, is_minus, t, cell[0], cell[1], cell[2], &carried);
+        const double eT = (term_flops + 2) * u * mag + carried, psi = r->psi[comp][axis][at];
+        const double y = B * psi + C * T;
+        r->psit[comp][axis][at] = fabs(B) * r->psit[comp][axis][at] + fabs(C) * eT + 4 * u * (fabs(B * psi) + fabs(C) * mag);
+        r->psi[comp][axis][at] = y;
+        *bound += fabs(K) * eT + r->psit[comp][axis][at] + 3 * u * (fabs(*value) + fabs(K) * mag + fabs(y));
+        *value += (is_minus ? -1 : 1) * (K * T + y);
+    }
+}
+
 /* One half-step of the reference, as the engine's (step.c half_step). */
 static void half_step(const struct step_config *c, struct host *r, long sy, long sz, int first)
 {
@@ -64,8 +99,11 @@ static void half_step(const struct step_config *c, struct host *r, long sy, long
                     long at = (long)(k + HALO) * sz + (long)(j + HALO) * sy + i + HALO;
                     double mag, carried, value = reference_update(&st, &v, i, j, k, &mag);
                     reference_update(&st, &t, i, j, k, &carried); /* sum |coef| |bound of input| */
+                    double error = bound * mag + carried;
+                    const int cell[3] = {i, j, k};
+                    if (c->pml) layer_reference(c, r, &v, &t, comp, cell, at, &value, &error);
                     r->f[comp][L - 1][at] = value;
-                    r->t[comp][L - 1][at] = bound * mag + carried;
+                    r->t[comp][L - 1][at] = error;
                 }
         double *nf = r->f[comp][L - 1], *nt = r->t[comp][L - 1];
         memmove(&r->f[comp][1], &r->f[comp][0], (size_t)(L - 1) * sizeof(double *));
@@ -138,6 +176,16 @@ int step_verify(const struct step_config *c, int steps, double *worst, char *why
         for (int x = 0; x < mat->count; x++)
             for (int i = 0; i < K; i++) mat->coef[comp][x][i] = rounded(uniform(-1, 1), p);
     int rc = step_set_materials(m, mat, why, n);
+    for (int comp = 0; c->pml && comp < NCOMPONENTS; comp++)
+        for (int axis = 0; axis < 3; axis++) r.psi[comp][axis] = array(cells), r.psit[comp][axis] = array(cells);
+    for (int axis = 0; c->pml && axis < 3; axis++) /* the profiles the device holds, in its precision */
+        for (int half = 0; half < 2; half++) {
+            double **q = r.profile[axis][half];
+            for (int x = 0; x < 3; x++) q[x] = array((size_t)(2 * c->pml));
+            pml_profile(c->pml, c->pml_order, c->courant, c->grid[axis], half, q[0], q[1], q[2]);
+            for (int x = 0; x < 3; x++)
+                for (int i = 0; i < 2 * c->pml; i++) q[x][i] = rounded(q[x][i], p);
+        }
     for (int comp = 0; comp < NCOMPONENTS; comp++) {
         for (int i = 0; i < K; i++) {
             r.coef[comp][i] = array(cells);
@@ -159,13 +207,17 @@ int step_verify(const struct step_config *c, int steps, double *worst, char *why
     if (!rc) rc = compare(c, m, &r, got, sy, sz, steps, worst, why, n);
     if (rc) {
         size_t len = strlen(why);
-        snprintf(why + len, n - len, " [step %s %s %s %s %s, seed %llu]", c->s->name, c->variant, precision_names[p],
-                 coef_names[c->coef], boundary_names[c->boundary], seed);
+        snprintf(why + len, n - len, " [step %s %s %s %s %s, pml %d, seed %llu]", c->s->name, c->variant,
+                 precision_names[p], coef_names[c->coef], boundary_names[c->boundary], c->pml, seed);
     }
     for (int comp = 0; comp < NCOMPONENTS; comp++) {
         for (int l = 0; l < L; l++) free(r.f[comp][l]), free(r.t[comp][l]);
         for (int i = 0; i < K; i++) free(r.coef[comp][i]);
+        for (int axis = 0; axis < 3; axis++) free(r.psi[comp][axis]), free(r.psit[comp][axis]);
     }
+    for (int axis = 0; axis < 3; axis++)
+        for (int half = 0; half < 2; half++)
+            for (int x = 0; x < 3; x++) free(r.profile[axis][half][x]);
     free(got), free(index), free(mat);
     step_close(m);
     return rc;

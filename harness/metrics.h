@@ -152,6 +152,10 @@ struct step_record {
     X(coef, "", "%s", NULL, 1, NULL, "array, uniform or indexed (a material byte per node) coefficients",              \
       TXT(coef_names[m->c->c.coef]))                                                                                   \
     X(boundary, "", "%s", NULL, 1, NULL, "periodic or pec", TXT(boundary_names[m->c->c.boundary]))                     \
+    X(pml, "", "%.0f", "layer (cells)", 1, "%.0f",                                                                     \
+      "cells of CPML on every face, inside the grid (0: the closed box)", NUM(m->c->c.pml))                            \
+    X(pml_order, "", "%.0f", NULL, 1, NULL, "the layer's grading order (empty without a layer)",                       \
+      NUM(m->c->c.pml ? m->c->c.pml_order : NAN))                                                                     \
     X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->c.grid[0]))                                   \
     X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->c.grid[1]))                                   \
     X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->c.grid[2]))                                   \
@@ -175,11 +179,12 @@ struct step_record {
     X(mcells_per_s, "MCells/s", "%.6g", "MCells/s", 1e-0, "%.1f", "cells_per_s / 1e6",                                 \
       NUM(step_num(STEP_cells_per_s, m) / 1e6))                                                                        \
     X(compulsory_bytes, "B", "%g", "bytes/cell/step", 1, "%.0f",                                                       \
-      "per cell and step, from the spec: every field and coefficient array once per half-step",                        \
-      NUM(step_compulsory_bytes(m->c->c.s, m->c->c.precision, m->c->c.coef)))                                          \
+      "per cell and step, from the spec: every field and coefficient array once per half-step (with a layer, its "     \
+      "auxiliary fields read and written once, spread over the grid's cells)",                                         \
+      NUM(step_moved_bytes(&m->c->c)))                                                                                 \
     X(memory_bytes, "B", "%g", "bytes/cell held", 1, "%.0f",                                                           \
-      "memory held per cell: every field (all time levels) and coefficient array",                                     \
-      NUM(step_bytes_per_cell(m->c->c.s, m->c->c.precision, m->c->c.coef)))                                            \
+      "memory held per cell: every field (all time levels) and coefficient array, and the layer's auxiliary fields",   \
+      NUM(step_memory_bytes(&m->c->c)))                                                                                \
     X(gbs_effective, "GB/s", "%.6g", "GB/s effective", 1, "%.1f", "cells_per_s x compulsory bytes",                    \
       NUM(step_num(STEP_cells_per_s, m) * step_num(STEP_compulsory_bytes, m) / 1e9))                                   \
     X(bw_copy_gbs, "GB/s", "%.6g", NULL, 1, NULL, "this run's first bandwidth probe (median of its samples)",          \
@@ -191,6 +196,23 @@ struct step_record {
       "sample just before it", NUM(m->r->pct_bw))                                                                      \
     X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f", "max - min of those per-sample ratios",           \
       NUM(m->r->pct_bw_spread))                                                                                        \
+    X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \
+      "the layer's passes alone, per step (median of samples timed after each step sample)", NUM(m->r->layer_ms))     \
+    X(layer_share, "%", "%.4g", "layer % of step", 1, "%.1f", "layer_ms as a percentage of median_ms",                 \
+      NUM(100 * m->r->layer_ms / m->r->median_ms))                                                                     \
+    X(layer_bytes, "B", "%g", NULL, 1, NULL,                                                                           \
+      "compulsory bytes of one step's layer passes, from the spec: per corrected term and cell its output read and "  \
+      "written, its source field, its auxiliary field read and written, its coefficient arrays",                      \
+      NUM(m->c->c.pml ? step_layer_bytes(&m->c->c) : NAN))                                                            \
+    X(layer_pct_bw, "%", "%.4g", "layer % of BW", 1, "%.1f",                                                           \
+      "the layer passes' GB/s (layer_bytes / layer_ms) as a percentage of the better probe, per sample as pct_bw",     \
+      NUM(m->r->layer_pct_bw))                                                                                         \
+    X(layer_pct_bw_spread, "points", "%.3g", NULL, 1, NULL, "max - min of those per-sample ratios",                    \
+      NUM(m->r->layer_pct_bw_spread))                                                                                  \
+    X(pml_reflection_db, "dB", "%.4g", "reflection (dB)", 1, "%.1f",                                                   \
+      "the layer's reflection of a broadband pulse from a point source, 20 log10 of reflected over incident field "   \
+      "(sim_pml_reflection), measured before timing",                                                                  \
+      NUM(m->r->reflection_db))                                                                                        \
     X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                         \
       "1 when the step's arrays fit in three times the last-level cache (no probe then: pct_bw empty)",                \
       NUM(m->r->cache_resident))                                                                                       \

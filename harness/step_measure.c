@@ -9,6 +9,7 @@
 #include "design.h"
 #include "measure.h"
 #include "metrics.h"
+#include "simulate.h"
 
 /* Small and odd, so that no tile or block divides it; a few steps carry errors through both
  * half-steps and every time level's rotation (S44's four). */
@@ -37,7 +38,7 @@ int step_fits(const struct step_run *c, const struct device_desc *d, char *why, 
 {
     const struct step_config *sc = &c->c;
     /* the arrays, plus one host staging array on the CPU (the same memory) */
-    double per_cell = step_bytes_per_cell(sc->s, sc->precision, sc->coef) +
+    double per_cell = step_memory_bytes(sc) +
                       (sc->b->device == DEV_CPU ? (sc->precision == F32 ? 4 : 8) : 0);
     double need = per_cell * padded(sc->grid);
     if (need <= 0.8 * (double)d->memory_bytes) return 0;
@@ -56,9 +57,13 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     r->threads = b->device == DEV_CPU ? b->threads() : 0;
     struct step_config small = c->c;
     memcpy(small.grid, step_verify_grid, sizeof small.grid);
+    if (small.pml > step_verify_grid[2] / 3) small.pml = step_verify_grid[2] / 3; /* its smallest side */
     double worst;
     if (step_verify(&small, VERIFY_STEPS, &worst, why, n)) return -1;
     r->verified = 1;
+    r->layer_ms = r->layer_pct_bw = r->layer_pct_bw_spread = r->reflection_db = NAN;
+    int reflection_steps;
+    if (c->c.pml && sim_pml_reflection(&c->c, &r->reflection_db, &reflection_steps, why, n)) return -1;
 
     struct stepper *m = step_open(&c->c, why, n);
     if (!m) return -1;
@@ -68,9 +73,10 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
      * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache has
      * no memory figure to compare with: no probe (on a machine with a large cache the probe's
      * arrays are gigabytes, and a small step would wait on it), pct_bw left empty. */
-    r->cache_resident = d->cache_bytes && step_bytes_per_cell(c->c.s, c->c.precision, c->c.coef) *
+    r->cache_resident = d->cache_bytes && step_memory_bytes(&c->c) *
                                                   padded(c->c.grid) < 3.0 * d->cache_bytes;
-    double *ms = malloc(sizeof(double) * 2 * (size_t)c->reps), *gbs = ms + c->reps;
+    double *ms = malloc(sizeof(double) * 4 * (size_t)c->reps), *gbs = ms + c->reps, *layer = gbs + c->reps,
+           *layer_gbs = layer + c->reps;
     struct bandwidth *probes = malloc(sizeof *probes * (size_t)c->reps);
     /* Sample -1 warms up and is not kept: right after its arrays were allocated and filled, the
      * H100 ran the probe 14% slower (the step up to 4%) for some milliseconds, one step and even
@@ -82,6 +88,10 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         double t0 = 1e3 * omp_get_wtime();
         rc = step_run(m, c->steps, why, n);
         if (s >= 0) ms[s] = (1e3 * omp_get_wtime() - t0) / c->steps;
+        if (rc || !c->c.pml) continue;
+        t0 = 1e3 * omp_get_wtime(); /* then the layer's passes alone, as many */
+        rc = step_layer_run(m, c->steps, why, n);
+        if (s >= 0) layer[s] = (1e3 * omp_get_wtime() - t0) / c->steps;
     }
     if (!rc && r->cache_resident) {
         r->pct_bw = r->pct_bw_spread = r->bw.copy_gbs = r->bw.second_gbs = r->bw.best_gbs = NAN;
@@ -93,10 +103,14 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
             gbs[s] = step_num(STEP_gbs_effective, &rec);
         }
         probe_pairs(gbs, probes, c->reps, &r->bw, &r->pct_bw, &r->pct_bw_spread);
+        for (int s = 0; s < c->reps && c->c.pml; s++) layer_gbs[s] = step_layer_bytes(&c->c) / (layer[s] * 1e6);
+        struct bandwidth same;
+        if (c->c.pml) probe_pairs(layer_gbs, probes, c->reps, &same, &r->layer_pct_bw, &r->layer_pct_bw_spread);
     }
     if (!rc) {
         r->median_ms = median(ms, c->reps);
         r->min_ms = ms[0], r->max_ms = ms[c->reps - 1];
+        if (c->c.pml) r->layer_ms = median(layer, c->reps);
     }
     free(probes);
     free(ms);

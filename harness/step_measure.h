@@ -23,6 +23,10 @@ struct step_result {
     int cache_resident, verified;
     double kernel_ms; /* GPU: what compiling the step's kernels cost this run, -1 if every one came from
                        * the kernel cache (backend.h); NAN on the CPU */
+    /* with a layer (c.pml > 0), else NaN: its passes timed alone after each sample's steps, per
+     * step, and their share of bandwidth against the same probe samples; its reflection */
+    double layer_ms, layer_pct_bw, layer_pct_bw_spread;
+    double reflection_db;
 };
 
 /* The step variant named `name` on the device: "components" is the device's own single-component
@@ -36,7 +40,8 @@ int step_vacuum(struct step_config *c, double w[MAX_GROUPS], char *why, size_t n
 /* 0 if a step of c fits in 80% of the device's memory, else -1 saying what it needs. */
 int step_fits(const struct step_run *c, const struct device_desc *d, char *why, size_t n);
 
-/* Verifies (step_verify on a small odd grid) then times. 0, or -1 with the reason. */
+/* Verifies (step_verify on a small odd grid, with a layer as thick as fits it), measures the
+ * layer's reflection (sim_pml_reflection) if there is one, then times. 0, or -1 with the reason. */
 int step_measure(const struct step_run *c, const struct device_desc *d, struct step_result *r, char *why, size_t n);
 
 /* Full-step files live in RESULTS/<machine>/STEP_FOLDER/, apart from the single-component CSVs

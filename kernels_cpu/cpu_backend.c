@@ -131,12 +131,13 @@ static void *cpu_alloc(size_t bytes)
 
 static void cpu_release(void *p) { free(p); }
 
-/* Copies in the same static split of the index range as fill_random. */
+/* Copies in the same static split of the index range as fill_random; one chunk (a value the step
+ * engine reads or adds to, step_peek) on the calling thread, without waking the others. */
 static void cpu_copy(void *dst, const void *src, size_t bytes)
 {
     const size_t chunk = 1 << 16;
     long nchunks = (long)((bytes + chunk - 1) / chunk);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nchunks > 1)
     for (long c = 0; c < nchunks; c++) {
         size_t at = (size_t)c * chunk, len = bytes - at < chunk ? bytes - at : chunk;
         memcpy((char *)dst + at, (const char *)src + at, len);

@@ -31,7 +31,7 @@ peer_row() {
             out[col["table"]] = "peers"; out[col["code"]] = clean(code); out[col["code_version"]] = clean(version)
             out[col["scheme"]] = "yee"; out[col["device"]] = dev != "" ? dev : $col["device"]
             out[col["variant"]] = clean(variant)
-            out[col["precision"]] = prec; out[col["coef"]] = coef; out[col["boundary"]] = "pec"
+            out[col["precision"]] = prec; out[col["coef"]] = coef; out[col["boundary"]] = "pec"; out[col["pml"]] = 0
             out[col["nx"]] = out[col["ny"]] = out[col["nz"]] = n; out[col["threads"]] = threads
             out[col["steps"]] = steps; out[col["reps"]] = 1
             out[col["median_ms"]] = sprintf("%.6g", secs * 1000 / steps)

@@ -303,3 +303,38 @@ struct counts scheme_counts(const struct scheme *s, enum precision p, enum coef_
     }
     return c;
 }
+
+void layer_terms(int first, int axis, struct layer_term out[LAYER_TERMS])
+{
+    int n = 0;
+    for (int c = first; c < first + 3; c++) {
+        int plus, plus_axis, minus, minus_axis;
+        component_sources(c, &plus, &plus_axis, &minus, &minus_axis);
+        if (plus_axis == axis && n < LAYER_TERMS) out[n++] = (struct layer_term){c, 0, plus};
+        if (minus_axis == axis && n < LAYER_TERMS) out[n++] = (struct layer_term){c, 1, minus};
+    }
+}
+
+/* Per term: its one field's points in every group, a difference per pair and their sum
+ * (npoints - 1 per group), a product per group and their sum (2G - 1); then psi = b psi + c t (3),
+ * kinv1 t + psi (2) and the output's update (1). */
+struct counts layer_counts(const struct scheme *s, enum precision p, enum coef_storage cs)
+{
+    const int G = s->ngroups, size = p == F32 ? 4 : 8, coefs = cs == COEF_ARRAY ? G : 0;
+    int points = 0, ops = 0;
+    for (int g = 0; g < G; g++) {
+        struct group_terms t;
+        expand_group(s, g, HX, &t);
+        points += t.npoints;
+        ops += t.npoints - 1;
+    }
+    struct counts c;
+    c.flops = LAYER_TERMS * (ops + 2 * G - 1 + 6);
+    c.writes = LAYER_TERMS * 2;                        /* output and psi */
+    c.reads = LAYER_TERMS * (1 + points + 1 + coefs); /* output, points, psi, coefficients */
+    c.arrays_read = LAYER_TERMS * (3 + coefs);
+    c.naive_bytes = (c.reads + c.writes) * size;
+    c.compulsory_bytes = (c.arrays_read + c.writes) * size;
+    if (cs == COEF_INDEXED) c.reads++, c.arrays_read++, c.naive_bytes++, c.compulsory_bytes++;
+    return c;
+}

@@ -81,6 +81,21 @@ void component_sources(int c, int *plus, int *plus_axis, int *minus, int *minus_
 /* Expand group g of scheme s for component c. */
 void expand_group(const struct scheme *s, int g, int c, struct group_terms *out);
 
+/* A convolutional PML (engine/pml.h) stretches the derivatives along the axis normal to each
+ * of its layers: in the slab of cells next to the two faces normal to `axis`, every curl term
+ * differentiated along axis takes an auxiliary field (psi). Which terms those are follows from the
+ * components' sources: in each half-step, for each axis, one term each of two components (the
+ * third component is not differentiated along its own axis). A term's points are its field's
+ * points of every group (expand_group), so a wide stencil corrects its whole derivative. */
+enum { LAYER_TERMS = 2 };
+struct layer_term {
+    int component; /* the updated component */
+    int minus;     /* 0: its plus (first) curl term, added; 1: its minus term, subtracted */
+    int source;    /* the field differentiated along the axis */
+};
+/* The terms the layer normal to axis corrects in the half-step that starts at first (HX or EX). */
+void layer_terms(int first, int axis, struct layer_term out[LAYER_TERMS]);
+
 /* Counts for one component update (SCHEMES.md section 5), derived from the spec. */
 struct counts {
     int flops, reads, writes, arrays_read;
@@ -93,6 +108,13 @@ enum coef_storage { COEF_ARRAY, COEF_UNIFORM, COEF_INDEXED, NCOEF_STORAGES };
 extern const char *const precision_names[2];
 extern const char *const coef_names[NCOEF_STORAGES];
 struct counts scheme_counts(const struct scheme *s, enum precision p, enum coef_storage cs);
+
+/* Counts for one cell of a layer pass (both terms of a half-step along one axis, engine/pml.h):
+ * each term's brackets recomputed and weighted by its coefficients, the auxiliary field's
+ * recursion and the correction of the output. Compulsory bytes: per term the output read and
+ * written, its source field, the auxiliary field read and written, with array storage its
+ * coefficients; with indexed storage the cell's material byte, once. */
+struct counts layer_counts(const struct scheme *s, enum precision p, enum coef_storage cs);
 
 /* Time-rule helpers. norm = sum_l c_l (1/2 - l); the update is
  * f^{n+1/2} = sum_{l>=1} (-c_l/c_0) f^{n+1/2-l} + (norm/c_0) dt * rhs. */

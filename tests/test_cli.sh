@@ -64,6 +64,9 @@ expect_error "cost no size" "give --size" cost $S
 expect_error "cost distance 0" "--distance: '0' is not a number of wavelengths above 0" cost --size 10 --distance 0 $S
 expect_error "cost unreachable" "yee: no resolution up to 1000 cells per wavelength .* cannot reach that accuracy" cost --size 100 --phase-error 0.001 $S
 expect_error "cost no throughput" "no full-step throughput for yee on the cpu (f32, uniform) .* give --measure" cost --size 10 --coef uniform $S
+expect_error "cost no layer throughput" "no full-step throughput for yee on the cpu (f32, array, a 10-cell layer) .* step --pml" cost --size 10 --pml 10 $S
+expect_error "cost --run with a layer" "--run steps a periodic eigenmode: not with --pml" cost --size 2 --run --pml 4 $S
+expect_error "cost negative layer" "--pml: '-1' is not a whole number from 0" cost --size 2 --pml -1 $S
 expect_error "cost --run with budgets" "--run takes one --phase-error budget, not 2" cost --size 2 --run --phase-error 5,10 $S
 expect_error "cost --run over memory" "--run: grid 2128000x.* a yee step needs" cost --size 10000 --phase-error 170 --run $S
 expect_error "cost --run no wave" "--run: yee: the 24x24x24 grid holds no wave of at least N = 47.2" cost --size 0.5 --distance 50 --run $S
@@ -147,6 +150,17 @@ if "$B" cost --size 2 --csv $S >"$tmp/cost.csv" 2>"$tmp/err" && [ "$(wc -l <"$tm
 else
     bad "cost from step rows: $(head -n 3 "$tmp/cost.csv" "$tmp/err")"
 fi
+# cost --pml: the layer around each scheme's domain, measured with it: Yee's 25-cell domain (12.5 cells
+# per wavelength, 2 wavelengths) steps 33 cells a side with 4 cells on each face.
+if "$B" cost --size 2 --pml 4 --measure --scheme fv24 --csv >"$tmp/layer.csv" 2>"$tmp/err" &&
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["scheme"] == "yee" { ok = $col["nx"] == 33 && $col["pml"] == 4 && $col["cells"] == 33 * 33 * 33 }
+        END { exit !ok }' "$tmp/layer.csv" && grep -q "with the layer" "$tmp/layer.csv"; then
+    ok "cost --pml"
+else
+    bad "cost --pml: $(head -n 3 "$tmp/layer.csv" "$tmp/err")"
+fi
+
 # cost --run: the run columns, every run's phase error within the budget and its prediction
 # (run_phase_ok: cost_phase_agrees, the simulation check's rule); --save writes run-*.csv, and
 # a run refused after the file was opened leaves none.

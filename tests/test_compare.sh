@@ -152,4 +152,18 @@ echo "$out" | grep -q "^only in NEW: step fv24 gpu f32 array fused25d pec" || f=
 pec not listed as only in NEW"
 result step_files "$f"
 
+# A step file's layer: an old file without the pml column had none, so its row is the new file's
+# pml 0 row; the pml 10 row is another configuration, named with its layer.
+sh_head="table,scheme,device,precision,coef,variant,boundary,nx,ny,nz,block,nodes,threads,min_ms,median_ms,max_ms,cells_per_s,pct_bw,pct_bw_spread"
+printf '%s\nstep,yee,cpu,f32,array,plain,pec,300,300,300,0x0x1,1,2,10,10,10,1e8,50,4\n' "$sh_head" >"$tmp/nolayer.csv"
+printf '%s\nstep,yee,cpu,f32,array,plain,pec,0,300,300,300,0x0x1,1,2,10,10,10,1e8,50,4\nstep,yee,cpu,f32,array,plain,pec,10,300,300,300,0x0x1,1,2,12,12,12,8e7,45,4\n' \
+    "$(echo "$sh_head" | sed 's/boundary,/boundary,pml,/')" >"$tmp/layer.csv"
+out=$("$bin" compare "$tmp/nolayer.csv" "$tmp/layer.csv" 2>&1)
+if echo "$out" | grep -q "^| step yee cpu f32 array plain pec 300x300x300 .* | within noise |" &&
+    echo "$out" | grep -q "^only in NEW: step yee cpu f32 array plain pec pml 10 300x300x300"; then
+    result layer_is_configuration ""
+else
+    result layer_is_configuration "$out"
+fi
+
 summary

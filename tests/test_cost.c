@@ -121,17 +121,17 @@ static void reader(void)
     const struct scheme *yee = scheme_find("yee"), *fv24 = scheme_find("fv24");
     struct throughput t;
     /* near 300^3: the newer file's 2.5e8 beats the older day's 2.0e8 (fused) and 1.5e8 */
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 2.5e7, &t) == 0 && t.cells_per_s == 2.5e8,
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 2.5e7, &t) == 0 && t.cells_per_s == 2.5e8,
           "Yee near 300^3: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 1.2e6, &t) == 0 && t.cells_per_s == 1e8,
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 1.2e6, &t) == 0 && t.cells_per_s == 1e8,
           "Yee near 100^3: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 1e6, &t) == 0 && t.cells_per_s == 5e7,
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 0, 1e6, &t) == 0 && t.cells_per_s == 5e7,
           "Yee f64: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, fv24, DEV_CPU, F32, COEF_ARRAY, 1e6, &t) == 0 && t.cells_per_s == 8e7,
+    CHECK(cost_throughput_from_results(dir, m, fv24, DEV_CPU, F32, COEF_ARRAY, 0, 1e6, &t) == 0 && t.cells_per_s == 8e7,
           "FV24 (not the 'other' table's row): %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_GPU, F32, COEF_ARRAY, 1e6, &t) == -1, "no GPU rows");
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_UNIFORM, 1e6, &t) == -1, "no uniform rows");
-    CHECK(cost_throughput_from_results(dir, "absent", yee, DEV_CPU, F32, COEF_ARRAY, 1e6, &t) == -1, "no folder");
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_GPU, F32, COEF_ARRAY, 0, 1e6, &t) == -1, "no GPU rows");
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_UNIFORM, 0, 1e6, &t) == -1, "no uniform rows");
+    CHECK(cost_throughput_from_results(dir, "absent", yee, DEV_CPU, F32, COEF_ARRAY, 0, 1e6, &t) == -1, "no folder");
 }
 
 /* The launch a row was measured at, which cost --run repeats: block, nodes and rows where the
@@ -149,21 +149,32 @@ static void reader_launch(void)
                        "cells_per_s,date\n"
                        "step,fdtdbench,fv24,gpu,f32,uniform,fused25d,512,512,512,64x2x1,16,2,0,2e10,2000-01-01\n"},
         {"step-b.csv", "table,code,scheme,device,precision,coef,variant,nx,ny,nz,block,nodes,threads,cells_per_s,date\n"
-                       "step,fdtdbench,fv24,gpu,f32,array,fused25d,512,512,512,32x8x1,64,0,1e10,2000-01-01\n"}};
-    for (int i = 0; i < 2; i++) {
+                       "step,fdtdbench,fv24,gpu,f32,array,fused25d,512,512,512,32x8x1,64,0,1e10,2000-01-01\n"},
+        /* with a layer column: its 0 row is the closed box's, its 10 row a layer's */
+        {"step-c.csv", "table,code,scheme,device,precision,coef,variant,pml,nx,ny,nz,cells_per_s,date\n"
+                       "step,fdtdbench,yee,gpu,f32,array,fused,0,512,512,512,3e10,2000-01-01\n"
+                       "step,fdtdbench,yee,gpu,f32,array,fused,10,512,512,512,2e10,2000-01-01\n"}};
+    for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
         FILE *f = fopen(path, "w");
         CHECK(f && fputs(files[i][1], f) >= 0 && fclose(f) == 0, "cannot write %s", path);
     }
     const struct scheme *fv24 = scheme_find("fv24");
     struct throughput t;
-    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_UNIFORM, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_UNIFORM, 0, 1e8, &t) == 0 &&
               t.have_launch && t.block[0] == 64 && t.nodes == 16 && t.rows == 2,
           "uniform: launch %d, block %dx%dx%d, nodes %d, rows %d", t.have_launch, t.block[0], t.block[1], t.block[2],
           t.nodes, t.rows);
-    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 0, 1e8, &t) == 0 &&
               t.have_launch && t.block[1] == 8 && t.nodes == 64 && t.rows == 0,
           "array (no rows column): launch %d, nodes %d, rows %d", t.have_launch, t.nodes, t.rows);
+    const struct scheme *yee = scheme_find("yee");
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 0, 1e8, &t) == 0 &&
+              t.cells_per_s == 3e10, "no layer: %g", t.cells_per_s);
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 10, 1e8, &t) == 0 &&
+              t.cells_per_s == 2e10, "10-cell layer: %g", t.cells_per_s);
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 10, 1e8, &t) == -1,
+          "a layer row where the file has none");
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     if (system(cmd)) printf("could not remove %s\n", root);

@@ -28,6 +28,12 @@ expect_error "grid beyond memory" "needs .* GB .*more than 80%" --grid 100000
 expect_error "unknown option" "unknown option" --speed 3
 expect_error "missing value" "--grid needs a value" --grid
 expect_error "stray argument" "unexpected argument 'yee'" yee
+expect_error "layer thicker than a third" "--pml: 5 cells on every face of a 12x12x12 grid: from 0 to a third" --grid 12 --pml 5
+expect_error "negative layer" "--pml: '-1' is not a whole number from 0" --pml -1
+expect_error "grading order 0" "--pml-order: '0' is not a whole number from 1 to 6" --pml 2 --pml-order 0
+expect_error "grading order 7" "--pml-order: '7' is not a whole number from 1 to 6" --pml 2 --pml-order 7
+expect_error "layer in a periodic box" "--pml: the layer ends on PEC walls" --pml 2 --boundary periodic
+expect_error "layer on the GPU" "--pml: not yet on the GPU" --pml 2 --device gpu
 
 # One small run per boundary: one file each, header and one row; mcells_per_s is
 # nx ny nz / median_ms / 1000 and the GB/s is that times the compulsory bytes.
@@ -52,6 +58,25 @@ for bc in periodic pec; do
         result "step $bc writes one consistent row" "$(tail -n 3 "$tmp/err")"
     fi
 done
+# With a layer: PEC walls, its reflection, its passes' time and their bytes. Yee f32 array on 12^3 with
+# 3 cells: each axis' slab is 6 x 12 x 12 = 864 cells, corrected in both half-steps: 5184 pass cells
+# of 2 terms x (output read and written, source, psi read and written, one coefficient) x 4 B = 48 B;
+# twelve psi arrays of 864 cells read and written once a step add 2 x 4 x 2592 x 4 / 1728 = 48 B to
+# the closed box's 120 per cell.
+if "$B" step --grid 12 --pml 3 --steps 2 --reps 2 --scheme yee --results "$tmp/layer" >"$tmp/out" 2>"$tmp/err" &&
+    g=$(find "$tmp/layer" -name 'step-*.csv') && [ "$(wc -l <"$g")" -eq 2 ]; then
+    why=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { if ($col["pml"] != 3 || $col["pml_order"] != 3 || $col["boundary"] != "pec") print "layer " $col["pml"] " " $col["boundary"]
+          if ($col["layer_bytes"] != 248832) print "layer bytes " $col["layer_bytes"]
+          if ($col["compulsory_bytes"] != 168) print "step bytes " $col["compulsory_bytes"]
+          if (!($col["pml_reflection_db"] < -20)) print "reflection " $col["pml_reflection_db"]
+          if (!($col["layer_ms"] > 0) || !($col["layer_share"] > 0)) print "layer time " $col["layer_ms"] " " $col["layer_share"]
+          if ($col["verified"] != 1) print "not verified" }' "$g")
+    result "step --pml writes one row with its layer" "$why"
+else
+    result "step --pml writes one row with its layer" "$(tail -n 3 "$tmp/err")"
+fi
+
 # The step files sit apart (<machine>/steps/): the single-component report still reads its folder.
 if find "$tmp/results" -path '*/steps/step-*.csv' | grep -q . &&
     "$B" report --results "$tmp/results" --out "$tmp/report.md" >/dev/null 2>"$tmp/err"; then

@@ -1,0 +1,211 @@
+/* The CPML (engine/pml.h): which terms take an auxiliary field, the grading, the layer's bytes;
+ * every scheme's layer kernels against the double-precision reference step; and the layer's
+ * reflection for every scheme (sim_pml_reflection): below PML_REFLECTION_TARGET_DB for a
+ * PML_TARGET_THICKNESS-cell layer, falling as the layer thickens, and high for a one-cell layer
+ * (the measurement sees a reflection where there is one). CPU; the GPU has no layer kernels yet. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "design.h"
+#include "layer.h"
+#include "pml.h"
+#include "simulate.h"
+#include "step.h"
+
+enum { NCOEF = sizeof coef_names / sizeof coef_names[0] };
+
+static struct step_config config(const struct backend *b, const struct scheme *s, double *w, const char *variant)
+{
+    char err[256];
+    if (scheme_weights(s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, err, sizeof err)) {
+        printf("  %s: %s\n", s->name, err);
+        exit(1);
+    }
+    struct step_config c = {.b = b, .s = s, .w = w, .variant = variant, .grid = {13, 11, 10},
+                            .courant = 0.9 * stability_limit(s, w), .boundary = BOUNDARY_PEC, .pml = 3,
+                            .pml_order = PML_ORDER_DEFAULT};
+    return c;
+}
+
+/* Every curl term of every component is corrected in exactly one slab, the one normal to its
+ * derivative's axis, and the terms a pass corrects are its half-step's. */
+static void test_layer_terms(void)
+{
+    int seen[NCOMPONENTS][2] = {{0}};
+    for (int first = HX; first <= EX; first += EX - HX)
+        for (int axis = 0; axis < 3; axis++) {
+            struct layer_term t[LAYER_TERMS];
+            layer_terms(first, axis, t);
+            for (int q = 0; q < LAYER_TERMS; q++) {
+                int plus, pa, minus, ma;
+                component_sources(t[q].component, &plus, &pa, &minus, &ma);
+                CHECK(t[q].component >= first && t[q].component < first + 3, "term of %s in the half-step from %s",
+                      component_names[t[q].component], component_names[first]);
+                CHECK((t[q].minus ? ma : pa) == axis && t[q].source == (t[q].minus ? minus : plus),
+                      "%s's %s term is not differentiated along %c", component_names[t[q].component],
+                      t[q].minus ? "minus" : "plus", "xyz"[axis]);
+                seen[t[q].component][t[q].minus]++;
+            }
+        }
+    for (int c = 0; c < NCOMPONENTS; c++)
+        CHECK(seen[c][0] == 1 && seen[c][1] == 1, "%s: plus term corrected %d times, minus %d", component_names[c],
+              seen[c][0], seen[c][1]);
+}
+
+/* The grading: nothing at the inner face, kappa growing to the wall, the same on both faces
+ * (mirror images: a half-node field's cells are symmetric about the middle, an integer-node
+ * field's about the middle node), kappa >= 1, 0 < b <= 1, c < 0 inside, for every order. */
+static void test_profile(void)
+{
+    enum { N = 6, n = 30 };
+    double k[2 * N], b[2 * N], c[2 * N];
+    for (int order = PML_ORDER_MIN; order <= PML_ORDER_MAX; order++)
+        for (int half = 0; half < 2; half++) {
+            pml_profile(N, order, 0.5, n, half, k, b, c);
+            for (int s = 0; s < 2 * N; s++) {
+                CHECK(k[s] <= 0 && k[s] > -1 && b[s] > 0 && b[s] <= 1 && (c[s] < 0 || (!half && s == N)),
+                      "order %d half %d cell %d: kinv1 %g b %g c %g", order, half, s, k[s], b[s], c[s]);
+                int deeper = s < N ? s - 1 : s + 1; /* towards the wall */
+                if (deeper >= 0 && deeper < 2 * N)
+                    CHECK(k[deeper] < k[s], "order %d half %d: kappa not graded at cell %d", order, half, s);
+                /* the mirror image of grid cell i is n - 1 - i (half nodes) or n - i (integer nodes) */
+                int i = layer_cell(s, N, n), image = half ? n - 1 - i : n - i, mirror = layer_slab(image, N, n);
+                if (image < n && mirror >= 0)
+                    CHECK(fabs(c[s] - c[mirror]) < 1e-12 && fabs(b[s] - b[mirror]) < 1e-12,
+                          "order %d half %d: cells %d and %d differ", order, half, s, mirror);
+            }
+            /* the cell at the inner face: sigma 0 there (integer nodes: the high face's first cell) */
+            if (!half) CHECK(c[N] == 0 && k[N] == 0, "order %d: the high face's inner node is not plain", order);
+        }
+}
+
+/* Bytes: each pass's cells once per half-step and axis, at layer_counts' bytes; the step's floor
+ * adds the auxiliary fields read and written once. */
+static void test_layer_bytes(void)
+{
+    const int grid[3] = {40, 30, 20}, N = 5;
+    const struct scheme *s = scheme_find("fv24");
+    double slab = 2.0 * N * (30 * 20 + 40 * 20 + 40 * 30); /* cells of the three slabs */
+    struct counts k = layer_counts(s, F32, COEF_ARRAY);
+    CHECK(k.compulsory_bytes == 2 * (5 + 4) * 4, "fv24 f32 array layer cell: %d bytes", k.compulsory_bytes);
+    CHECK(layer_counts(s, F32, COEF_UNIFORM).compulsory_bytes == 2 * 5 * 4, "uniform");
+    CHECK(layer_counts(s, F64, COEF_INDEXED).compulsory_bytes == 2 * 5 * 8 + 1, "indexed");
+    CHECK(pml_psi_cells(grid, N) == 4 * slab, "psi cells %g, expected %g", pml_psi_cells(grid, N), 4 * slab);
+    CHECK(pml_layer_bytes(s, F32, COEF_ARRAY, grid, N) == 2 * slab * k.compulsory_bytes, "layer bytes");
+    double w[MAX_GROUPS];
+    struct step_config c = config(cpu_backend(), s, w, "plain");
+    memcpy(c.grid, grid, sizeof c.grid);
+    c.pml = N;
+    double cells = 40.0 * 30 * 20, psi = 4 * slab / cells * 4;
+    CHECK(fabs(step_moved_bytes(&c) - step_compulsory_bytes(s, F32, COEF_ARRAY) - 2 * psi) < 1e-9, "moved bytes");
+    CHECK(fabs(step_memory_bytes(&c) - step_bytes_per_cell(s, F32, COEF_ARRAY) - psi) < 1e-9, "memory bytes");
+    c.pml = 0;
+    CHECK(step_layer_bytes(&c) == 0 && step_moved_bytes(&c) == step_compulsory_bytes(s, F32, COEF_ARRAY), "no layer");
+}
+
+/* A layer the engine cannot have is refused before anything is allocated. */
+static void test_bad_layer(void)
+{
+    double w[MAX_GROUPS];
+    char why[256];
+    struct step_config c = config(cpu_backend(), scheme_find("yee"), w, "plain");
+    struct { int pml, order, boundary; const char *says; } bad[] = {
+        {4, 3, BOUNDARY_PEC, "a third of its smallest side (3)"},
+        {-1, 3, BOUNDARY_PEC, "from 0"},
+        {3, 0, BOUNDARY_PEC, "grading order 0"},
+        {3, 7, BOUNDARY_PEC, "grading order 7"},
+        {3, 3, BOUNDARY_PERIODIC, "ends on PEC walls"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        c.pml = bad[i].pml, c.pml_order = bad[i].order, c.boundary = bad[i].boundary;
+        struct stepper *m = step_open(&c, why, sizeof why);
+        CHECK(!m && strstr(why, bad[i].says), "pml %d order %d %s: %s", bad[i].pml, bad[i].order,
+              boundary_names[bad[i].boundary], m ? "opened" : why);
+        step_close(m);
+    }
+}
+
+/* Every scheme, CPU variant, precision and storage: three steps with a three-cell layer (slabs,
+ * edges and corners, both faces of every axis) against the reference step, cell by cell. */
+static void test_layer_matches_reference(void)
+{
+    static const char *const variants[] = {"plain", STEP_FUSED};
+    int checked = 0;
+    double worst_all = 0;
+    for (int i = 0; i < scheme_count(); i++)
+        for (int v = 0; v < 2; v++)
+            for (int p = 0; p < 2; p++)
+                for (int coef = 0; coef < NCOEF; coef++) {
+                    double w[MAX_GROUPS], worst;
+                    char why[512];
+                    struct step_config c = config(cpu_backend(), scheme_at(i), w, variants[v]);
+                    c.precision = p, c.coef = coef;
+                    CHECK(step_verify(&c, 3, &worst, why, sizeof why) == 0, "%s", why);
+                    worst_all = fmax(worst_all, worst);
+                    checked++;
+                }
+    printf("  %d combinations, 3 steps each: largest error %.3f of its carried bound\n", checked, worst_all);
+}
+
+/* The reflection of every scheme's layer (sim_pml_reflection; f32, all threads). */
+static void test_reflection(void)
+{
+    static const int thickness[] = {4, PML_TARGET_THICKNESS};
+    for (int i = 0; i < scheme_count(); i++) {
+        double w[MAX_GROUPS], db[2];
+        char why[512];
+        struct step_config c = config(cpu_backend(), scheme_at(i), w, "plain");
+        printf("  %-8s", c.s->title);
+        for (int t = 0; t < 2; t++) {
+            int steps;
+            c.pml = thickness[t];
+            CHECK(sim_pml_reflection(&c, &db[t], &steps, why, sizeof why) == 0, "%s: %s", c.s->name, why);
+            printf(" %d cells: %6.1f dB (%d steps)", c.pml, db[t], steps);
+        }
+        printf("\n");
+        CHECK(db[1] < PML_REFLECTION_TARGET_DB, "%s: %d cells reflect %.1f dB, above %.0f", c.s->name,
+              PML_TARGET_THICKNESS, db[1], PML_REFLECTION_TARGET_DB);
+        CHECK(db[1] < db[0], "%s: %d cells reflect %.1f dB, %d cells %.1f dB", c.s->name, thickness[1], db[1],
+              thickness[0], db[0]);
+    }
+}
+
+/* The measurement sees a reflection where there is one: a one-cell layer is barely a layer. */
+static void test_thin_layer_reflects(void)
+{
+    double w[MAX_GROUPS], db;
+    char why[512];
+    int steps;
+    struct step_config c = config(cpu_backend(), scheme_reference(), w, "plain");
+    c.pml = 1;
+    CHECK(sim_pml_reflection(&c, &db, &steps, why, sizeof why) == 0, "%s", why);
+    printf("  %s, 1 cell: %.1f dB\n", c.s->title, db);
+    CHECK(db > -20, "a one-cell layer reflects %.1f dB", db);
+}
+
+/* The GPU has no layer kernels yet: the engine says so rather than stepping without the layer. */
+static void test_gpu_layer_refused(void)
+{
+    double w[MAX_GROUPS];
+    char why[256];
+    struct step_config c = config(gpu_backend(), scheme_reference(), w, "baseline");
+    if (step_supported(&c)) SKIP("the GPU has layer kernels: test_step's GPU checks take them");
+    struct stepper *m = step_open(&c, why, sizeof why);
+    CHECK(!m, "a GPU stepper opened with a layer it has no kernels for");
+    step_close(m);
+}
+
+int main(void)
+{
+    RUN(test_layer_terms);
+    RUN(test_profile);
+    RUN(test_layer_bytes);
+    RUN(test_bad_layer);
+    RUN(test_layer_matches_reference);
+    RUN(test_reflection);
+    RUN(test_thin_layer_reflects);
+    RUN(test_gpu_layer_refused);
+    return TEST_SUMMARY();
+}
