@@ -65,6 +65,13 @@
  *              sizes its shared memory by: constexpr int P_X0 = .., P_X1, P_Y0, P_Y1, P_Z0,
  *              P_Z1, and M_X0 .. M_Z1 for the minus field (offsets, inclusive)
  *   $UPDATE    the new value: sum_l COEF_x(daL)*LD(LL, OFF(0, 0, 0)) + sum_g COEF_x(dbG)*gG
+ *   $ZBODYn    the update of n nodes along z at once, node r at OFF(0, 0, r) (n a number: $ZBODY4),
+ *              each distinct source point loaded once, as const VT xN = LD(array, OFF(..)), where
+ *              first needed; per group and node the bracket gG_r (a balanced sum of pair
+ *              differences); the new values vr = sum_l ZCOEF_x(daL, r)*LD(LL, OFF(0, 0, r)) +
+ *              sum_g ZCOEF_x(dbG, r)*gG_r; then every ZSTORE(r, vr), after all loads (in place, a
+ *              node's level is read before any node is written). VT is the template's type in
+ *              scope (a vector, or a scalar for a remainder)
  * so the backend decides how a load, an offset and a coefficient are spelled. */
 #include "design.h"
 #include "embed.h"
@@ -347,6 +354,76 @@ static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
     for (int q = 0; q < 3; q++) put(b, "%sSTORE(O_%d, %d, v%d);\n", ind, q, q, q);
 }
 
+/* ---- several nodes along z at once ($ZBODYn) ------------------------------------------ */
+
+enum { MAX_ZNODES = 8 };
+
+/* The points a $ZBODYn loads: field ('P' or 'M') and offset, each loaded once. */
+struct zloads {
+    int n;
+    char field[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES];
+    int d[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES][3];
+};
+
+/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time. */
+static int zload(struct buf *b, struct zloads *z, char f, const struct point *p, int r)
+{
+    const int d[3] = {p->d[0], p->d[1], p->d[2] + r};
+    for (int i = 0; i < z->n; i++)
+        if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
+    if (z->n == (int)sizeof z->field) die("too many points for $ZBODY");
+    z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
+    put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
+    return z->n++;
+}
+
+/* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
+ * dependent adds than a running sum. */
+static void zsum(struct buf *b, const int *ids, int lo, int hi)
+{
+    if (hi - lo == 2) {
+        put(b, "(x%d - x%d)", ids[lo], ids[lo + 1]);
+        return;
+    }
+    int mid = lo + (hi - lo) / 4 * 2;
+    if (mid == lo) mid += 2;
+    put(b, "(");
+    zsum(b, ids, lo, mid);
+    put(b, " + ");
+    zsum(b, ids, mid, hi);
+    put(b, ")");
+}
+
+static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
+{
+    if (nodes < 1 || nodes > MAX_ZNODES) die("template: $ZBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
+    static struct zloads z; /* large; the generator is single-threaded */
+    const char c = storage_letter(k);
+    z.n = 0;
+    for (int g = 0; g < k->s->ngroups; g++) {
+        struct group_terms t;
+        expand_group(k->s, g, k->component, &t);
+        for (int r = 0; r < nodes; r++) {
+            int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
+            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, 'P', &t.plus[i], r);
+            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, 'M', &t.minus[i], r);
+            put(b, "        const VT g%d_%d = ", g, r);
+            zsum(b, p, 0, t.npoints);
+            put(b, " - ");
+            zsum(b, m, 0, t.npoints);
+            put(b, ";\n");
+        }
+    }
+    for (int r = 0; r < nodes; r++) {
+        put(b, "        const VT v%d = ", r);
+        for (int l = 0; l < k->s->levels; l++)
+            put(b, "%sZCOEF_%c(da%d, %d) * LD(L%d, OFF(0, 0, %d))", l ? " + " : "", c, l, r, l, r);
+        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d, %d) * g%d_%d", c, g, r, g, r);
+        put(b, ";\n");
+    }
+    for (int r = 0; r < nodes; r++) put(b, "        ZSTORE(%d, v%d);\n", r, r);
+}
+
 static void kernel_name(char *out, size_t n, const struct kernel_desc *k)
 {
     snprintf(out, n, "k_%s_%s_%s_%s_%s%s", k->s->name, component_names[k->component], precision_names[k->precision],
@@ -397,7 +474,11 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "FBOXES")) emit_fused_boxes(out, k);
         else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
         else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
-        else die("template: unknown placeholder $%s", word);
+        else if (!strcmp(word, "ZBODY") && j < len && text[j] >= '0' && text[j] <= '9') {
+            int nodes = 0;
+            while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
+            emit_zbody(out, k, nodes);
+        } else die("template: unknown placeholder $%s", word);
         i = j;
     }
 }
