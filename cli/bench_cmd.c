@@ -111,21 +111,28 @@ static void bench_cpu(struct bench *b)
             for (int i = 0; i < scheme_count(); i++) {
                 struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, PAPER_GRID);
                 c.threads = thread_counts[t];
+                default_launch(&b->s, &c); /* the tuned tile and nodes (tune --device cpu), else the declared */
                 const struct paper_scheme *p = paper_find(c.scheme->name);
                 measure_headline(b, table, c, p ? p->cpu_mcells : -1);
             }
     }
     for (int v = 0; v < nv; v++)
-        for (int i = 0; i < scheme_count(); i++)
-            measure_headline(b, "uniform", hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_UNIFORM, PAPER_GRID), -1);
+        for (int i = 0; i < scheme_count(); i++) {
+            struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_UNIFORM, PAPER_GRID);
+            default_launch(&b->s, &c);
+            measure_headline(b, "uniform", c, -1);
+        }
     const char *plain[MAX_SCHEMES];
     for (int i = 0; i < scheme_count(); i++) plain[i] = vars[0];
     if (!b->quick) measure_components_f64(b, plain, plain, PAPER_GRID, all);
     static const int sizes[] = {32, 64, 128, 200, 300};
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
-            for (int g = b->quick ? 2 : 0; g < 5; g++)
-                measure_row(b, "sizes", hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, sizes[g]), -1);
+            for (int g = b->quick ? 2 : 0; g < 5; g++) {
+                struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, sizes[g]);
+                default_launch(&b->s, &c);
+                measure_row(b, "sizes", c, -1);
+            }
 }
 
 static void bench_gpu(struct bench *b)
