@@ -99,6 +99,23 @@ static void measure_components_f64(struct bench *b, const char *const *variant, 
     }
 }
 
+/* In cache: c's grid as 128 x n x n with n the largest (at least 4) whose arrays fit in three
+ * quarters of the level-2 caches of c's threads (one core each), halo planes included: long rows
+ * of one vector loop each, and data that stay in each core's L2 between launches. 0 if the
+ * device does not say its L2. */
+static int incache_grid(struct run_config *c, const struct device_desc *d)
+{
+    const double budget = 0.75 * (double)d->core_cache_bytes * (c->threads > 0 ? c->threads : d->max_threads);
+    if (!d->core_cache_bytes) return 0;
+    int n = 4;
+    for (c->grid[0] = 128; n < 128; n++) {
+        c->grid[1] = c->grid[2] = n + 1;
+        if ((double)run_bytes(c) > budget) break;
+    }
+    c->grid[1] = c->grid[2] = n;
+    return 1;
+}
+
 static void bench_cpu(struct bench *b)
 {
     const char *vars[8];
@@ -114,6 +131,19 @@ static void bench_cpu(struct bench *b)
                 default_launch(&b->s, &c); /* the tuned tile and nodes (tune --device cpu), else the declared */
                 const struct paper_scheme *p = paper_find(c.scheme->name);
                 measure_headline(b, table, c, p ? p->cpu_mcells : -1);
+            }
+    }
+    /* Each variant's loop with the data in cache: updates per cycle per core (updates_per_cycle),
+     * what its loads, instructions or latency allow where memory does not bound it. */
+    for (int t = 0; t < (all > 1 ? 2 : 1); t++) {
+        session_bandwidth(&b->s, thread_counts[t]);
+        for (int v = 0; v < nv; v++)
+            for (int i = 0; i < scheme_count(); i++) {
+                struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, PAPER_GRID);
+                c.threads = thread_counts[t];
+                if (!incache_grid(&c, &b->s.desc)) continue;
+                default_launch(&b->s, &c);
+                measure_row(b, "incache", c, -1);
             }
     }
     for (int v = 0; v < nv; v++)
