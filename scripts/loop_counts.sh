@@ -5,7 +5,9 @@
 # For each kernel: its main vector loops (innermost loops at its widest vector width; a kernel
 # in two passes has two), and per vector of updates: instructions, vector loads (memory
 # operands read by a vector instruction), scalar loads (spilled pointers and the like),
-# stores; then loads and instructions per update.
+# stores; then loads and instructions per update. A kernel with a loop per node count (regz: one
+# for each number of nodes along z per pass) also gets a line per loop, its nodes counted as its
+# vector stores that are not to the stack.
 set -eu
 [ $# -ge 2 ] || { echo "usage: sh scripts/loop_counts.sh BUILD KERNEL..."; exit 2; }
 build=$1
@@ -48,19 +50,23 @@ for k in "$@"; do
         }
         if (!widest) { print name ": no vector loop"; exit 1 }
         total = vload = sload = store = loops = 0; width = widest
+        lanes = width / (name ~ /_f64_/ ? 8 : 4)
         for (l = 1; l <= nl; l++) {
             if (lw[l] != widest) continue
             loops++
+            t0 = total; v0 = vload; s0 = sload; st0 = store; out = 0
             for (j = from[l]; j <= to[l]; j++) {
                 x = ins[j]; total++
                 if (x ~ /^(lea|nop)/ || x !~ /\(/) continue
                 sub(/ +$/, "", x)
-                if (x ~ /\)$/) { store++; continue }       # memory is the destination
+                if (x ~ /\)$/) { store++; if (x ~ /%[xyz]mm/ && x !~ /rsp/) out++; continue } # memory is the destination
                 if (x ~ /%[xyz]mm/ && x !~ /^vmovq/) vload++; else sload++
             }
+            if (out < 1) out = 1
+            line[loops] = sprintf("  loop %d, %d node(s) along z: %3d instructions, %3d vector loads, %3d scalar loads, %d stores: %.2f loads, %.2f instructions per update", loops, out, total - t0, vload - v0, sload - s0, store - st0, (vload - v0 + sload - s0) / (lanes * out), (total - t0) / (lanes * out))
         }
-        lanes = width / (name ~ /_f64_/ ? 8 : 4)
         printf "%-36s %d loop(s): %3d instructions, %2d vector loads, %2d scalar loads, %d stores per %d-byte vector (%d updates): %.2f loads, %.2f instructions per update\n",
                name, loops, total, vload, sload, store, width, lanes, (vload + sload) / lanes, total / lanes
+        if (name ~ /_regz$/) for (l = 1; l <= loops; l++) print line[l]
     }'
 done
