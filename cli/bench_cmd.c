@@ -28,19 +28,34 @@ static const char *const help =
     "add the smallest cube beyond 8x that cache.\n"
     "Prints Markdown tables and saves them with the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n"
     "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}.\n"
-    "--quick: fewer sizes, 3 samples.\n";
+    "--quick: fewer sizes, 3 samples. --tables: only the tables named (the CSV's table column; a name\n"
+    "stands for every table it begins: table5 for both thread counts), and no full step.\n";
 
 struct bench {
     struct session s;
     struct results_file rf;
     int reps, quick, failures;
+    char *tables; /* --tables: a comma-separated list of table names (prefixes), or NULL for all */
 };
+
+/* 1 if table is one bench was asked for (--tables), each name there standing for every table it
+ * begins. */
+static int wanted(const struct bench *b, const char *table)
+{
+    if (!b->tables) return 1;
+    for (const char *t = b->tables; *t; t += strcspn(t, ",") + (t[strcspn(t, ",")] == ',')) {
+        size_t len = strcspn(t, ",");
+        if (len && !strncmp(t, table, len)) return 1;
+    }
+    return 0;
+}
 
 /* Measures and records one row; its MCells/s, or -1 if it failed. */
 static double measure_row(struct bench *b, const char *table, struct run_config c, double paper)
 {
     struct run_result r;
     char why[512];
+    if (!wanted(b, table)) return -1;
     c.reps = b->reps;
     fprintf(stderr, "  %-18s %-7s %s %s %-8s %dx%dx%d %s %dx%dx%d ... ", table, c.scheme->name,
             component_names[c.component], coef_names[c.coef], c.variant, c.grid[0], c.grid[1], c.grid[2],
@@ -213,20 +228,20 @@ static void bench_gpu(struct bench *b)
     measure_components_f64(b, fastest, fastest_f64, 512, 0);
 }
 
-static int run_device(enum device d, const char *dir, int reps, int quick)
+static int run_device(enum device d, const char *dir, int reps, int quick, char *tables)
 {
     struct bench *b = calloc(1, sizeof *b);
     if (!b) cli_fail("out of memory");
-    b->reps = reps, b->quick = quick;
+    b->reps = reps, b->quick = quick, b->tables = tables;
     session_open(&b->s, d);
     fprintf(stderr, "bench on the %s: %s\n", device_names[d], b->s.desc.name);
     if (results_open(&b->rf, dir, b->s.slug, "bench")) return 2;
     if (d == DEV_CPU) bench_cpu(b);
     else bench_gpu(b);
     int rc = results_close(&b->rf) || report_bench(b->rf.path) ? 1 : 0;
-    rc |= step_bench(&b->s, dir, reps, quick); /* whole steps beside the single-component tables */
+    if (!tables) rc |= step_bench(&b->s, dir, reps, quick); /* whole steps beside the single-component tables */
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
-    cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
+    if (!tables) cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
     free(b);
     return rc;
 }
@@ -236,19 +251,22 @@ int cmd_bench(int argc, char **argv)
     static const char *const devices[] = {"cpu", "gpu", "all"};
     const char *dir = "results";
     int reps = 0, quick = 0, device = 2; /* reps 0: not given */
+    char *tables = NULL;
     const struct cli_option opts[] = {
         {"device", CLI_CHOICE, "cpu|gpu|all", "(all: the GPU too, when there is one)", &device, 0, 0, devices, 3},
         {"quick", CLI_FLAG, NULL, "fewer sizes, 3 samples unless --reps says otherwise", &quick, 0, 0, NULL, 0},
         CLI_OPT_REPS(&reps),
         CLI_OPT_RESULTS(&dir),
+        {"tables", CLI_TEXT, "LIST", "only these tables, e.g. table5,incache (all, and the full step)", &tables, 0, 0,
+         NULL, 0},
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
     if (!reps) reps = quick ? 3 : 5;
     int rc = 0;
-    if (device < 2) return run_device(device, dir, reps, quick);
-    rc |= run_device(DEV_CPU, dir, reps, quick);
+    if (device < 2) return run_device(device, dir, reps, quick, tables);
+    rc |= run_device(DEV_CPU, dir, reps, quick, tables);
     char why[256];
-    if (gpu_backend()->available(why, sizeof why)) rc |= run_device(DEV_GPU, dir, reps, quick);
+    if (gpu_backend()->available(why, sizeof why)) rc |= run_device(DEV_GPU, dir, reps, quick, tables);
     else fprintf(stderr, "bench: no GPU part: %s\n", why);
     return rc;
 }
