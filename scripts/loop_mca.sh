@@ -2,7 +2,8 @@
 # The throughput llvm-mca's model of a core predicts for each vector loop of a CPU kernel, beside
 # loop_counts.sh's counts: timings on a shared VM move by tens of percent, a model does not.
 #   sh scripts/loop_mca.sh BUILD CPU KERNEL...   e.g. build znver3 k_fv24_hx_f32_array_regz
-# For each innermost loop with vector registers: its nodes along z (vector stores not to the
+# For each innermost loop with vector registers (a block a forward branch inside it skips left
+# out, as in loop_counts.sh): its nodes along z (vector stores not to the
 # stack), instructions, vector and scalar loads, then cycles per iteration and per update (lanes
 # from the widest register the loop uses) and the units the model keeps busiest (load-store units, FP load pipes, FP
 # add pipes, FP multiply pipe; columns of llvm-mca's Zen 3 resource table, so other CPUs'
@@ -25,17 +26,27 @@ for k in "$@"; do
             if (ins[i] !~ /^j/ || ins[i] ~ /^jmp/ || !match(ins[i], /[0-9a-f]+ </)) continue
             t = hex(substr(ins[i], RSTART, RLENGTH - 2)); if (t >= at[i]) continue
             for (s = i; s > 1 && at[s] > t; s--) ;
-            inner = 1; w = 0
-            for (j = s; j < i; j++) { if (ins[j] ~ /^j/ && ins[j] !~ /^jmp/) inner = 0; if (ins[j] ~ /zmm/) w = 64; else if (ins[j] ~ /ymm/ && w < 32) w = 32 }
-            if (!inner || !w) continue
-            nl++; st = vl = sl = 0; file = out nl ".s"; printf "" > file
+            inner = 1; w = 0 # as loop_counts.sh: a block a forward branch skips is left out
             for (j = s; j < i; j++) {
-                x = ins[j]; sub(/ *#.*/, "", x); print x > file
+                if (ins[j] ~ /^j/ && ins[j] !~ /^jmp/ && match(ins[j], /[0-9a-f]+ </))
+                    if (hex(substr(ins[j], RSTART, RLENGTH - 2)) <= at[j]) inner = 0
+                if (ins[j] ~ /zmm/) w = 64; else if (ins[j] ~ /ymm/ && w < 32) w = 32
+            }
+            if (!inner || !w) continue
+            for (j = s; j < i; j++)
+                if (ins[j] ~ /^j/ && ins[j] !~ /^jmp/ && match(ins[j], /[0-9a-f]+ </)) {
+                    tj = hex(substr(ins[j], RSTART, RLENGTH - 2))
+                    for (c = j + 1; c < i && at[c] < tj; c++) cold[c] = 1
+                }
+            nl++; st = vl = sl = nin = 0; file = out nl ".s"; printf "" > file
+            for (j = s; j < i; j++) {
+                if (cold[j] || (ins[j] ~ /^j/ && ins[j] !~ /^jmp/)) continue # the skip itself: not taken in the model
+                x = ins[j]; sub(/ *#.*/, "", x); print x > file; nin++
                 if (x ~ /^(lea|nop)/ || x !~ /\(/) continue
                 if (x ~ /\)$/) { if (x ~ /mm/ && x !~ /rsp/) st++; continue }
                 if (x ~ /%[xyz]mm/ && x !~ /^vmovq/) vl++; else sl++
             }
-            close(file); printf "%d %d %d %d %d %d\n", nl, st ? st : 1, i - s, vl, sl, w / (name ~ /_f64_/ ? 8 : 4)
+            close(file); printf "%d %d %d %d %d %d\n", nl, st ? st : 1, nin, vl, sl, w / (name ~ /_f64_/ ? 8 : 4)
         }
     }' >"$tmp/list"
     [ -s "$tmp/list" ] || { echo "$k: no vector loop found"; continue; }
