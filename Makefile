@@ -3,20 +3,20 @@
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
 #   make test       every test; GPU tests run only where a GPU is present
 #   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays and
-#                   uniform), then where a GPU is usable every GPU kernel variant (f32, then the Hx rows
-#                   bench takes in f64 and with uniform coefficients), then the fused step
+#                   uniform), then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
+#                   the paper's 300^3, then the Hx rows bench takes in f64 and with uniform
+#                   coefficients), then the fused step
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
 #                   results/README.md is written by make bench or fdtdbench report
-#   make peers      openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)
+#   make peers      openEMS, Meep and gprMax beside the suite's Yee full step (scripts/peers.sh)
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
 #   make fuzz       libFuzzer on the spec parser, the spec embedding and the CLI's size parser (clang), FUZZ_SECONDS each
 #   make cputime    build/cputime: one CPU kernel timed by its thread's CPU time
 # Variables: BUILD (build folder), CFLAGS, SAN=address,undefined (sanitized build),
-# NVCC (empty to build without CUDA), CUDA_ARCH (nvcc -gencode flags).
+# CUDA (the toolkit's folder; empty to build without the GPU backend).
 
 BUILD     ?= build
-# Every core unless -j was given: the tiled CUDA variants take minutes each to compile, and the
-# quick start (make bench, make test) runs without -j.
+# Every core unless -j was given: the quick start (make bench, make test) runs without -j.
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
@@ -32,34 +32,35 @@ INCLUDES  := $(addprefix -I,$(SRC_DIRS))
 ALLCFLAGS := -std=c11 -Wall -Wextra -fopenmp $(CFLAGS) $(SANFLAGS) $(INCLUDES) -MMD -MP
 LDLIBS    := -lm
 
+# The CUDA toolkit, found by nvcc on the PATH (NVCC= or CUDA= builds without it). Only its headers
+# and libraries are used: the GPU kernels are compiled at run time by NVRTC for the GPU in hand
+# (kernels_gpu/rtc.c), so the build is plain C.
 NVCC      ?= $(shell command -v nvcc 2>/dev/null)
-# sm_90 machine code for Hopper, plus compute_80 PTX that the driver compiles for any newer GPU.
-CUDA_ARCH ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_80,code=compute_80
-NVCC_WERROR ?=
-comma     := ,
-NVCCFLAGS := -O3 -std=c++17 $(CUDA_ARCH) $(INCLUDES) -Xcompiler -Wall,-Wextra$(if $(NVCC_WERROR),$(comma)-Werror) \
-             -Xptxas -warn-spills $(if $(NVCC_WERROR),-Werror all-warnings) -MMD -MP
-CUDA_LIB  := $(dir $(patsubst %/,%,$(dir $(NVCC))))lib64
+CUDA      ?= $(if $(NVCC),$(patsubst %/bin/,%,$(dir $(realpath $(NVCC)))))
+CUDA_LIB  := $(CUDA)/lib64
+CUDAFLAGS := -I$(CUDA)/include -DCUDA_INCLUDE='"$(CUDA)/include"'
 
 # Every spec file is a scheme (the one with a 'reference' line is what ratios divide by).
 SPECS     := $(sort $(wildcard stencils/*.stencil))
 GEN       := $(BUILD)/gen
 LIB_C     := $(filter-out codegen/% %/fuzz_spec.c %/fuzz_cli.c cli/main.c kernels_gpu/%,\
-                 $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
+                 $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))) codegen/emit.c
 # Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in, and
-# the step engine's fused half-step variants <variant>.c.step, <variant>.cu.step), generated into
-# a source file of its own, plus one generated table file per device.
+# the step engine's fused half-step variants <variant>.c.step, <variant>.cu.step). A CPU variant is
+# generated into a source file of its own; the GPU templates are embedded in the binary with the
+# headers their kernels include and filled at run time (launch.c). One generated table per device.
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in kernels_cpu/*.c.step))
 GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in kernels_gpu/*.cu.step))
 variant_of = $(basename $(basename $(notdir $(1))))
 CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(GEN)/cpu_$(call variant_of,$(t)).o) $(GEN)/cpu_table.o
 LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
-ifneq ($(NVCC),)
-GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard kernels_gpu/*.cu)) \
-             $(foreach t,$(GPU_TEMPLATES),$(GEN)/gpu_$(call variant_of,$(t)).o) $(GEN)/gpu_table.o
-GPU_LIBS  := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lstdc++
+GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h codegen/kernel.h stencils/spec.h engine/halo_rule.h
+ifneq ($(CUDA),)
+GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(filter-out kernels_gpu/without_cuda.c,$(wildcard kernels_gpu/*.c))) \
+             $(addprefix $(GEN)/,gpu_table.o gpu_templates.o gpu_headers.o gpu_support.o)
+GPU_LIBS  := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lnvrtc -lcudart_static -ldl -lrt -lpthread
 else
-GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c))
+GPU_OBJ   := $(BUILD)/kernels_gpu/without_cuda.o
 GPU_LIBS  :=
 endif
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(wildcard tests/test_*.c)))
@@ -81,40 +82,41 @@ $(BUILD)/%.o: %.c
 $(GEN)/%.o: $(GEN)/%.c
 	$(CC) $(ALLCFLAGS) -c -o $@ $<
 
-$(BUILD)/kernels_gpu/%.o: kernels_gpu/%.cu
+$(BUILD)/kernels_gpu/%.o: kernels_gpu/%.c
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
-
-$(GEN)/gpu_%.o: $(GEN)/gpu_%.cu
-	$(NVCC) $(NVCCFLAGS) -Ikernels_gpu -c -o $@ $<
+	$(CC) $(ALLCFLAGS) $(if $(filter-out without_cuda,$*),$(CUDAFLAGS)) -c -o $@ $<
 
 # The generator runs on the build machine; it shares the parser with the suite.
 # design.c too: a spec whose weights cannot be designed fails the build, naming the file.
-GEN_SRC   := codegen/generate.c stencils/spec.c analysis/design.c codegen/embed.c
-$(GEN)/generate: $(GEN_SRC) stencils/spec.h analysis/design.h codegen/embed.h
+GEN_SRC   := codegen/generate.c codegen/emit.c stencils/spec.c analysis/design.c codegen/embed.c
+$(GEN)/generate: $(GEN_SRC) stencils/spec.h analysis/design.h codegen/embed.h codegen/emit.h
 	@mkdir -p $(GEN)
 	$(CC) -std=c11 -Wall -Wextra $(filter -Werror,$(CFLAGS)) -O1 $(SANFLAGS) -Istencils -Ianalysis -Icodegen -o $@ $(GEN_SRC) -lm
 
 $(GEN)/cpu_%.c: kernels_cpu/%.c.in $(GEN)/generate $(SPECS)
 	$(GEN)/generate variant $< $@ $(SPECS)
 
-$(GEN)/gpu_%.cu: kernels_gpu/%.cu.in $(GEN)/generate $(SPECS)
-	$(GEN)/generate variant $< $@ $(SPECS)
-
 $(GEN)/cpu_%.c: kernels_cpu/%.c.step $(GEN)/generate $(SPECS)
 	$(GEN)/generate variant $< $@ $(SPECS)
 
-$(GEN)/gpu_%.cu: kernels_gpu/%.cu.step $(GEN)/generate $(SPECS)
-	$(GEN)/generate variant $< $@ $(SPECS)
-
 # Kept for reading (make would delete them as intermediates).
-.PRECIOUS: $(GEN)/cpu_%.c $(GEN)/gpu_%.cu
+.PRECIOUS: $(GEN)/cpu_%.c
 
 $(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
 	$(GEN)/generate table cpu $@ $(CPU_TEMPLATES) $(SPECS)
 
+# The GPU table also fills every GPU kernel once, so that a template's fault fails the build.
 $(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
 	$(GEN)/generate table gpu $@ $(GPU_TEMPLATES) $(SPECS)
+
+$(GEN)/gpu_templates.c: $(GPU_TEMPLATES) $(GEN)/generate
+	$(GEN)/generate embed $@ gpu_template $(GPU_TEMPLATES)
+
+$(GEN)/gpu_headers.c: $(GPU_HEADERS) $(GEN)/generate
+	$(GEN)/generate embed $@ gpu_header $(GPU_HEADERS)
+
+$(GEN)/gpu_support.c: kernels_gpu/support.cu $(GEN)/generate
+	$(GEN)/generate embed $@ gpu_support kernels_gpu/support.cu
 
 $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)
@@ -135,11 +137,11 @@ $(BUILD)/tests/%: tests/%.c tests/check.h $(BUILD)/libfdtd.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(BUILD)/libfdtd.a $(GPU_LIBS) $(LDLIBS)
 
-# With nvcc on the PATH, building fdtdbench compiles every CUDA source, GPU or not; the GPU
-# tests then skip, saying why, where no GPU is usable.
-# With nvcc, the no-CUDA stand-ins (kernels_gpu/*.c) are compiled too, though not linked.
-test: $(BUILD)/fdtdbench $(TESTS) $(if $(NVCC),$(patsubst %.c,$(BUILD)/%.o,$(wildcard kernels_gpu/*.c)))
-	@echo "CUDA: $(if $(NVCC),every .cu file compiled with $(NVCC),nvcc not found: GPU backend built as a stub)"
+# With the CUDA toolkit the GPU backend is built, GPU or not: the tests compile GPU kernels with
+# NVRTC here too, and the tests that run them skip, saying why, where no GPU is usable. The no-CUDA
+# stand-in (kernels_gpu/without_cuda.c) is compiled too, though not linked.
+test: $(BUILD)/fdtdbench $(TESTS) $(if $(CUDA),$(BUILD)/kernels_gpu/without_cuda.o)
+	@echo "CUDA: $(if $(CUDA),toolkit $(CUDA): GPU kernels compiled at run time by NVRTC,not found (no nvcc on the PATH): GPU backend built as a stub)"
 	@BUILD=$(BUILD) sh tests/run.sh
 
 # ---- main jobs ---------------------------------------------------------------------
@@ -150,17 +152,19 @@ bench: $(BUILD)/fdtdbench
 	@$(MAKE) --no-print-directory plots
 	$(BUILD)/fdtdbench report
 
-# openEMS and Meep beside the suite's Yee full step: PEERS_ARGS="--grid 300 --threads 2 --steps 100"
+# openEMS, Meep and gprMax beside the suite's Yee full step: PEERS_ARGS="--grid 300 --threads 2 --steps 100"
 peers: $(BUILD)/fdtdbench
 	sh scripts/peers.sh --fdtdbench $(BUILD)/fdtdbench $(PEERS_ARGS)
 
 # The CPU's tiles and nodes along z (Hx: f32 arrays and uniform, the rows bench times in every
-# variant), then the GPU's launches where a GPU is usable (where not, those lines only say so).
+# variant), then the GPU's launches where a GPU is usable (where not, those lines only say so):
+# 512^3 for every table but Table 4, whose Hx rows run at the paper's 300^3 (the best shape differs).
 TUNE_GPU = $(if $(shell $(BUILD)/fdtdbench probe --device gpu >/dev/null 2>&1 && echo yes),,@echo no usable GPU, skipped: )
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune --device cpu $(if $(FORCE),--force,)
 	$(BUILD)/fdtdbench tune --device cpu --coef uniform $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
+	$(TUNE_GPU)$(BUILD)/fdtdbench tune --component hx --grid 300 $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune --component hx --precision f64 $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune --component hx --coef uniform $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune --step $(if $(FORCE),--force,)
@@ -175,7 +179,8 @@ COEF      ?= array
 VARIANT   ?= $(if $(filter gpu,$(DEVICE)),baseline,plain)
 KERNEL_TEMPLATE = $(if $(filter gpu,$(DEVICE)),kernels_gpu/$(VARIANT).cu.in,kernels_cpu/$(VARIANT).c.in)
 # One kernel as a translation unit of its own, headed by its counts: it compiles with
-# `cc -c -Istencils -Ikernels_cpu` (CPU) or `nvcc -c -Istencils -Ikernels_gpu` (GPU).
+# `cc -c -Istencils -Ikernels_cpu` (CPU) or `nvcc -c -Istencils -Icodegen -Iengine -Ikernels_gpu`
+# (GPU: at the header's default launch; fdtdbench compiles each launch's with NVRTC).
 kernel: $(GEN)/generate
 	@test -n "$(SCHEME)" || { echo "make kernel: give SCHEME=name (one of: $(notdir $(basename $(SPECS))))"; exit 2; }
 	@test -f "$(KERNEL_TEMPLATE)" || { echo "make kernel: no variant '$(VARIANT)' for DEVICE=$(DEVICE) (one of: $(call variant_of,$(filter %.in,$(if $(filter gpu,$(DEVICE)),$(GPU_TEMPLATES),$(CPU_TEMPLATES))))))"; exit 2; }

@@ -96,5 +96,6 @@ int cmd_report(int argc, char **argv);
 int cmd_step(int argc, char **argv);
 int cmd_peers(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif

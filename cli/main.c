@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rtc.h"
 
 static const struct {
     const char *name;
@@ -18,13 +19,14 @@ static const struct {
     {"sweep", cmd_sweep, "verify and time over schemes x components x grids x blocks x threads"},
     {"bench", cmd_bench, "the paper's tables, measured here, beside its figures"},
     {"step", cmd_step, "verify and time whole time steps (all six components), cells x steps / s"},
-    {"peers", cmd_peers, "openEMS and Meep beside the suite's Yee full step (scripts/peers.sh)"},
+    {"peers", cmd_peers, "openEMS, Meep and gprMax beside the suite's Yee full step (scripts/peers.sh)"},
     {"probe", cmd_probe, "the device's own memory bandwidth"},
     {"dispersion", cmd_dispersion, "phase-velocity error and stability of a scheme"},
     {"cost", cmd_cost, "what a phase-error budget costs each scheme here: resolution, memory, time"},
     {"tune", cmd_tune, "find and save the best GPU block shapes"},
     {"report", cmd_report, "results/README.md from the committed CSVs"},
     {"compare", cmd_compare, "two results files row by row: faster, slower or within noise"},
+    {"cache", cmd_cache, "the GPU kernels compiled at run time: list, clear, or compile ahead"},
 };
 
 static void usage(FILE *f)
@@ -32,6 +34,30 @@ static void usage(FILE *f)
     fprintf(f, "usage: fdtdbench COMMAND [OPTIONS]   (fdtdbench COMMAND --help for its options)\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\nEvery command also takes --no-cache: GPU kernels compiled afresh, none kept (fdtdbench cache).\n");
+}
+
+/* --no-cache, wherever it stands after the command: taken out of argv, and said in the
+ * environment, which the GPU backend reads and the re-executed process inherits. */
+static int take_no_cache(int argc, char **argv)
+{
+    int n = 1;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--no-cache")) setenv("FDTDBENCH_CACHE", "off", 1);
+        else argv[n++] = argv[i];
+    argv[n] = NULL;
+    return n;
+}
+
+/* One line on what run-time compilation cost this command, where it compiled or loaded any. */
+static void kernel_summary(void)
+{
+    int compiled, cached;
+    double ms;
+    rtc_counts(&compiled, &ms, &cached);
+    if (compiled || cached)
+        fprintf(stderr, "GPU kernels: %d compiled by %s (%.1f s of compiling), %d from the cache %s\n", compiled,
+                rtc_version(), ms / 1e3, cached, rtc_cache_dir() ? rtc_cache_dir() : "(off)");
 }
 
 /* OpenMP reads its placement variables before main runs, so pinning has to be in the
@@ -53,10 +79,12 @@ int main(int argc, char **argv)
         usage(stdout);
         return argc < 2 ? 2 : 0;
     }
+    argc = take_no_cache(argc, argv);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             pin_threads(argv);
             int rc = commands[i].fn(argc - 1, argv + 1);
+            kernel_summary();
             /* Tables on standard output are results too: a full disk there is a failure. */
             errno = 0;
             if (fflush(stdout) || ferror(stdout)) {

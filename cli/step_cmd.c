@@ -110,8 +110,8 @@ int cmd_step(int argc, char **argv)
     return 0;
 }
 
-/* fdtdbench peers: scripts/peers.sh (openEMS and Meep beside this binary's full step), run from
- * the repository root, with this binary as the suite it measures. */
+/* fdtdbench peers: scripts/peers.sh (openEMS, Meep and gprMax beside this binary's full step), run
+ * from the repository root, with this binary as the suite it measures. */
 int cmd_peers(int argc, char **argv)
 {
     static const char script[] = "scripts/peers.sh";

@@ -203,7 +203,7 @@ struct table {
 static void table_put(struct table *t, const struct tuned_entry *e)
 {
     for (int i = 0; i < t->n; i++)
-        if (tuned_same_kernel(&t->e[i], e)) {
+        if (tuned_same_line(&t->e[i], e)) {
             t->e[i] = *e;
             return;
         }
@@ -217,7 +217,7 @@ static void table_put(struct table *t, const struct tuned_entry *e)
 static const struct tuned_entry *table_find(const struct table *t, const struct tuned_entry *key)
 {
     for (int i = 0; i < t->n; i++)
-        if (tuned_same_kernel(&t->e[i], key)) return &t->e[i];
+        if (tuned_same_line(&t->e[i], key)) return &t->e[i];
     return NULL;
 }
 
@@ -277,13 +277,14 @@ static int todo_fits(const struct tuned_entry *todo, int ntodo, const int grid[3
     return 0;
 }
 
-/* The tuned-file key of one kernel (no launch yet). */
+/* The tuned-file key of one kernel at a grid (no launch yet). */
 static struct tuned_entry kernel_key(const char *variant, const struct scheme *s, int component, int precision,
-                                     int coef)
+                                     int coef, const int grid[3])
 {
     struct tuned_entry e = {.component = component, .precision = precision, .coef = coef};
     snprintf(e.scheme, sizeof e.scheme, "%s", s->name);
     snprintf(e.variant, sizeof e.variant, "%s", variant);
+    memcpy(e.grid, grid, sizeof e.grid);
     return e;
 }
 
@@ -292,7 +293,7 @@ struct search {
     struct session *s;
     struct results_file *rf;
     int grid[3], reps, done, failed, tty;
-    double start;
+    double start, compiling; /* seconds (wall) compiling candidates in parallel */
     struct timed seen; /* the kernel's launches measured so far: none is measured twice */
 };
 
@@ -303,6 +304,11 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
     char why[512];
     int improved = 0;
     const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
+    struct shapes todo = *c; /* every candidate compiled first, in parallel */
+    for (int i = 0; i < todo.n; i++) declared_tiling(&k->traits, &todo.rows[i], &todo.stages[i]);
+    const double t0 = omp_get_wtime();
+    prepare_launches(q->s->b, k, q->grid, todo.n, (const int(*)[3])todo.b, todo.nodes, todo.rows, todo.stages);
+    q->compiling += omp_get_wtime() - t0;
     for (int i = 0; i < c->n; i++) {
         int rows = c->rows[i], stages = c->stages[i];
         declared_tiling(&k->traits, &rows, &stages); /* 0: the kernel's own, recorded as such */
@@ -387,6 +393,13 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
 static void try_steps(struct session *s, struct step_run *c, const struct shapes *l, int reps, struct tuned_entry *e,
                       struct timed *t, const int grid[3], char *why, size_t n)
 {
+#pragma omp parallel for schedule(dynamic) /* every launch's kernels compiled first, in parallel */
+    for (int i = 0; i < l->n; i++) {
+        struct step_config launch = c->c;
+        memcpy(launch.block, l->b[i], sizeof launch.block);
+        launch.nodes = l->nodes[i], launch.rows = l->rows[i], launch.stages = l->stages[i];
+        step_prepare(&launch);
+    }
     for (int i = 0; i < l->n; i++) {
         struct step_result r;
         memcpy(c->c.block, l->b[i], sizeof c->c.block);
@@ -416,13 +429,15 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
  * (tuned.h), which step and bench then use. On the H100 the second node count won only with one of
  * the three fastest blocks at the first. Every measurement is a verified step_measure; the
  * winners also go to stdout. */
-static int tune_steps(struct session *s, struct table *table, const char *path, int precision, int force, int reps)
+static int tune_steps(struct session *s, struct table *table, const char *path, int precision, int force, int reps,
+                      const int given_grid[3])
 {
     static const int blocks[][3] = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {32, 4, 1},
                                     {32, 8, 1},  {64, 4, 1},  {128, 2, 1}, {128, 4, 1},  {256, 2, 1}};
     static const int tiles[][3] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 2, 1}}; /* FUSED25D_TILES */
     static const int block_nodes[] = {1, 2}, tile_nodes[] = {16, 64};
-    const int grid[3] = {DEFAULT_GRID, DEFAULT_GRID, DEFAULT_GRID};
+    const int grid[3] = {given_grid[0] ? given_grid[0] : DEFAULT_GRID, given_grid[0] ? given_grid[1] : DEFAULT_GRID,
+                         given_grid[0] ? given_grid[2] : DEFAULT_GRID};
     const char *fused[8];
     const int nf = step_fused_variants(DEV_GPU, fused, 8);
     int tuned = 0;
@@ -432,7 +447,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
                 char key[sizeof ((struct tuned_entry *)0)->variant];
                 snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
-                struct tuned_entry e = kernel_key(key, scheme_at(i), HX, precision, coef);
+                struct tuned_entry e = kernel_key(key, scheme_at(i), HX, precision, coef, grid);
                 double w[MAX_GROUPS];
                 char why[512];
                 struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = precision, .coef = coef,
@@ -570,7 +585,7 @@ static int tune_cpu(char **vnames, int nv, const struct scheme *const *sl, int n
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < ns; i++)
             for (int c = 0; c < nc; c++) {
-                struct tuned_entry e = kernel_key(vl[v], sl[i], cl[c], precision, coef);
+                struct tuned_entry e = kernel_key(vl[v], sl[i], cl[c], precision, coef, grid);
                 if (!force && table_find(&table, &e)) continue;
                 tune_cpu_kernel(&s, &rf, &e, grid, threads, reps);
                 if (e.mcells_per_s < 0) continue;
@@ -666,7 +681,7 @@ int cmd_tune(int argc, char **argv)
     struct table table = {0};
     table_read(&table, path, date);
     if (step) {
-        int rc = tune_steps(&s, &table, path, precision, force, reps);
+        int rc = tune_steps(&s, &table, path, precision, force, reps, grid);
         free(table.e);
         return rc;
     }
@@ -674,21 +689,26 @@ int cmd_tune(int argc, char **argv)
     int ntodo = 0, nreused = 0;
     for (int vi = 0; vi < nv; vi++)
         for (int si = 0; si < ns; si++)
-            for (int ci = 0; ci < nc; ci++) {
-                struct tuned_entry e = kernel_key(vl[vi], sl[si], cl[ci], precision, coef);
-                if (!force && table_find(&table, &e)) nreused++;
-                else todo[ntodo++] = e;
-            }
-    if (nreused)
-        fprintf(stderr, "tune: %s already has %d of these kernels (tuned %s): reusing them%s\n", path, nreused,
-                date[0] ? date : "at an unknown date", ntodo ? "" : "; --force tunes them again");
+            for (int ci = 0; ci < nc; ci++) todo[ntodo++] = kernel_key(vl[vi], sl[si], cl[ci], precision, coef, grid);
 
-    /* The grid: 512^3 unless given, shrunk until the largest of these kernels fits. */
+    /* The grid: 512^3 unless given, shrunk until the largest of these kernels fits; then what the
+     * file has at that grid already is left out. */
     char why[512];
-    for (int g = DEFAULT_GRID; ntodo && !grid[0]; g -= 32)
+    for (int g = DEFAULT_GRID; !grid[0]; g -= 32)
         if (todo_fits(todo, ntodo, (int[3]){g, g, g}, &s.desc, why, sizeof why) == 0 || g <= 64)
             grid[0] = grid[1] = grid[2] = g;
-    if (ntodo && todo_fits(todo, ntodo, grid, &s.desc, why, sizeof why)) cli_error("tune: %s", why);
+    if (todo_fits(todo, ntodo, grid, &s.desc, why, sizeof why)) cli_error("tune: %s", why);
+    int kept = 0;
+    for (int t = 0; t < ntodo; t++) {
+        memcpy(todo[t].grid, grid, sizeof todo[t].grid);
+        if (!force && table_find(&table, &todo[t])) nreused++;
+        else todo[kept++] = todo[t];
+    }
+    ntodo = kept;
+    if (nreused)
+        fprintf(stderr, "tune: %s already has %d of these kernels at %dx%dx%d (tuned %s): reusing them%s\n", path,
+                nreused, grid[0], grid[1], grid[2], date[0] ? date : "at an unknown date",
+                ntodo ? "" : "; --force tunes them again");
 
     /* Every measurement, not only the winners, goes to results/<gpu>/tune-<date>.csv (table
      * "blocks"): the data behind the block-shape heatmaps. */
@@ -728,7 +748,13 @@ int cmd_tune(int argc, char **argv)
     }
 
     if (ntodo && results_close(&rf)) return 1;
-    if (ntodo) fprintf(stderr, "tune: %d measurements in %.0f s, every one in %s\n", q.done, omp_get_wtime() - q.start, rf.path);
+    if (ntodo) {
+        double verify, setup, timing;
+        measure_times(&verify, &setup, &timing);
+        fprintf(stderr, "tune: %d measurements in %.0f s (compiling ahead on %d threads %.0f s; then verifying %.0f s, "
+                "allocating and filling %.0f s, probing and timing %.0f s), every one in %s\n", q.done,
+                omp_get_wtime() - q.start, omp_get_max_threads(), q.compiling, verify, setup, timing, rf.path);
+    }
 
     /* The winners of this selection, from the file as it now stands. */
     printf("%s: %s (%s), driver %s\n", path, s.desc.name, s.desc.detail, s.desc.driver);
@@ -736,7 +762,7 @@ int cmd_tune(int argc, char **argv)
     for (int vi = 0; vi < nv; vi++)
         for (int si = 0; si < ns; si++)
             for (int ci = 0; ci < nc; ci++) {
-                const struct tuned_entry key = kernel_key(vl[vi], sl[si], cl[ci], precision, coef);
+                const struct tuned_entry key = kernel_key(vl[vi], sl[si], cl[ci], precision, coef, grid);
                 const struct tuned_entry *e = table_find(&table, &key);
                 if (e) tuned_print(stdout, e);
             }

@@ -6,11 +6,15 @@
  *                                                  precision x storage
  *   generate table DEVICE OUT TEMPLATE... SPEC...  DEVICE_kernel_table[] and DEVICE_fused_table[]
  *                                                  (the step templates'): one entry per kernel,
- *                                                  with the variant's traits (plain C)
+ *                                                  with the variant's traits (plain C); a GPU
+ *                                                  entry's launcher hands it to launch.c, which
+ *                                                  compiles its kernel at run time
  *   generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC...
  *                                                  one kernel as a translation unit of its own,
  *                                                  headed by its counts (make kernel)
  *   generate sources OUT SPEC...                   the spec files' text, embedded in the binary
+ *   generate embed OUT SYMBOL FILE...              files' text, embedded (the GPU templates and
+ *                                                  headers, which NVRTC compiles at run time)
  *
  * A step template (kernels_cpu/fused.c.step, kernels_gpu/fused*.cu.step) is a variant of the
  * step engine's: it updates the three components of a half-step in one kernel given kernel_args
@@ -51,6 +55,9 @@
  *   $MAXTHREADS  the max_threads trait (1024 if not given), for __launch_bounds__
  *   $ROWS      the kernel's default rows per thread (rows= for its storage; 0 if not given)
  *   $STAGES    the variant's default pipeline depth (stages=; 0 if not given)
+ *   $BLOCKX $BLOCKY $DEFNODES  its default block's x and y extents and nodes per thread (block=,
+ *              nodes=): what a GPU kernel's launch constants default to where no launcher gives
+ *              them (make kernel; at run time launch.c gives each launch's)
  *   $DECLS     declarations of the inputs, through the template's macros DECL_LEVEL(name, l),
  *              DECL_SRC(name, plus|minus), DECL_COEF_A(name, da|db, idx) for coefficient
  *              arrays and DECL_COEF_U(name, da|db, idx) for uniform ones
@@ -75,6 +82,7 @@
  * so the backend decides how a load, an offset and a coefficient are spelled. */
 #include "design.h"
 #include "embed.h"
+#include "emit.h"
 #include "spec.h"
 
 #include <math.h>
@@ -83,16 +91,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("generate: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
+#define die emit_fail
 
 static char *read_file(const char *path)
 {
@@ -114,453 +113,11 @@ static char *read_file(const char *path)
     return buf;
 }
 
-/* A growable string. */
-struct buf { char *s; size_t len, cap; };
-
-static void put(struct buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) die("format error");
-        if (b->s && b->len + (size_t)n < b->cap) { b->len += (size_t)n; return; }
-        b->cap = (b->cap + (size_t)n + 1) * 2;
-        b->s = realloc(b->s, b->cap);
-        if (!b->s) die("out of memory");
-    }
-}
-
-/* ---- the pieces of one kernel ------------------------------------------------------ */
-
-/* What a variant's header line declares (see the top of this file). */
-struct traits {
-    int marches, flat, accepts, indexed, halo_axes, max_threads, block[3], nodes;
-    int rows[2]; /* default rows per thread: with coefficient arrays, without; 0: one, no other */
-    int stages;  /* default pipeline depth; 0: no pipeline */
-};
-
-/* A kernel's default rows per thread (its variant's rows=A,U for its storage), 0 for none. */
-static int default_rows(const struct traits *t, int coef) { return t->rows[coef == COEF_ARRAY ? 0 : 1]; }
-
-struct kernel_desc {
-    const struct scheme *s;
-    int component, precision, coef;
-    const char *variant;
-    const struct traits *traits;
-    const char *device; /* a step template's kernels carry it in their names ("_cpu", "_gpu"): both
-                         * devices have a variant "fused", and its entry points are external */
-};
-
-/* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars, COEF_I
- * for tables indexed by the node's material. */
-static char storage_letter(const struct kernel_desc *k) { return "AUI"[k->coef]; }
-static const char *const coef_enum[NCOEF_STORAGES] = {"COEF_ARRAY", "COEF_UNIFORM", "COEF_INDEXED"};
-
-/* One field's points of a group as named loads, one pair (+m point, -m point) per line:
- *   const REAL g2_p0 = LD(P, OFF(..)), g2_p1 = LD(P, OFF(..));
- * Every load of an update is written before any arithmetic, so that they can all be in flight
- * before the first is used (a careful hand-written kernel's schedule). */
-static void emit_loads(struct buf *b, int g, char field, const struct point *p, int n)
-{
-    for (int t = 0; t < n; t += 2)
-        put(b, "            const REAL g%d_%c%d = LD(%c, OFF(%d, %d, %d)), g%d_%c%d = LD(%c, OFF(%d, %d, %d));\n", g,
-            field, t, field, p[t].d[0], p[t].d[1], p[t].d[2], g, field, t + 1, field, p[t + 1].d[0], p[t + 1].d[1],
-            p[t + 1].d[2]);
-}
-
-/* Their sum: "(g2_P0 - g2_P1) + (g2_P2 - g2_P3) ...". */
-static void emit_sum(struct buf *b, int g, char field, int n)
-{
-    for (int t = 0; t < n; t += 2) put(b, "%s(g%d_%c%d - g%d_%c%d)", t ? " + " : "", g, field, t, g, field, t + 1);
-}
-
-static void emit_decls(struct buf *b, const struct kernel_desc *k)
-{
-    char c = storage_letter(k);
-    for (int l = 0; l < k->s->levels; l++) put(b, "    DECL_LEVEL(L%d, %d);\n", l, l);
-    put(b, "    DECL_SRC(P, plus);\n    DECL_SRC(M, minus);\n");
-    for (int l = 0; l < k->s->levels; l++) put(b, "    DECL_COEF_%c(da%d, da, %d);\n", c, l, l);
-    for (int g = 0; g < k->s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d, db, %d);\n", c, g, g);
-}
-
-static void emit_brackets(struct buf *b, const struct kernel_desc *k)
-{
-    struct group_terms t[MAX_GROUPS];
-    for (int g = 0; g < k->s->ngroups; g++) {
-        expand_group(k->s, g, k->component, &t[g]);
-        emit_loads(b, g, 'P', t[g].plus, t[g].npoints);
-        emit_loads(b, g, 'M', t[g].minus, t[g].npoints);
-    }
-    for (int g = 0; g < k->s->ngroups; g++) {
-        put(b, "            const REAL g%d = (", g);
-        emit_sum(b, g, 'P', t[g].npoints);
-        put(b, ")\n                - (");
-        emit_sum(b, g, 'M', t[g].npoints);
-        put(b, ");\n");
-    }
-}
-
-/* The arrays read at the node itself: time levels, then (arrays only) da and db coefficients;
- * a fused kernel's (q >= 0) carry their component's number: L0_0, da0_0, ... */
-static int node_arrays(const struct kernel_desc *k, int q, char names[][16])
-{
-    char sfx[8] = ""; /* counts as unsigned char: gcc can then bound every name within 16 bytes */
-    int n = 0;
-    if (q >= 0) snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q);
-    for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "L%hhu%s", (unsigned char)l, sfx);
-    if (k->coef == COEF_ARRAY) {
-        for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "da%hhu%s", (unsigned char)l, sfx);
-        for (int g = 0; g < k->s->ngroups; g++) snprintf(names[n++], 16, "db%hhu%s", (unsigned char)g, sfx);
-    }
-    return n;
-}
-
-enum { MAX_NODE_ARRAYS = 3 * (2 * MAX_LEVELS + MAX_GROUPS) };
-
-/* The node arrays of the kernel (fused: of its three components), their number. */
-static int all_node_arrays(const struct kernel_desc *k, int fused, char names[][16])
-{
-    int n = 0;
-    for (int q = 0; q < (fused ? 3 : 1); q++) n += node_arrays(k, fused ? q : -1, names + n);
-    return n;
-}
-
-static void emit_nodes(struct buf *b, const struct kernel_desc *k, int fused)
-{
-    char names[MAX_NODE_ARRAYS][16];
-    int n = all_node_arrays(k, fused, names);
-    put(b, "enum {");
-    for (int i = 0; i < n; i++) put(b, "%s N_%s", i ? "," : "", names[i]);
-    put(b, " };\n    const REAL *const node_src[%d] = {", n);
-    for (int i = 0; i < n; i++) put(b, "%s%s", i ? ", " : "", names[i]);
-    put(b, "};");
-}
-
-/* Bounding boxes of the points read of each field (the node itself inside), [field][axis]. */
-static void widen(int lo[3], int hi[3], const struct point *p)
-{
-    for (int d = 0; d < 3; d++) {
-        if (p->d[d] < lo[d]) lo[d] = p->d[d];
-        if (p->d[d] > hi[d]) hi[d] = p->d[d];
-    }
-}
-
-/* One line of constants per field: NAME_X0 = .., NAME_X1, NAME_Y0, NAME_Y1, NAME_Z0, NAME_Z1. */
-static void put_boxes(struct buf *b, int nf, const char *const *names, int lo[][3], int hi[][3])
-{
-    for (int f = 0; f < nf; f++) {
-        const char *c = names[f];
-        put(b, "%s[[maybe_unused]] constexpr int %s_X0 = %d, %s_X1 = %d, %s_Y0 = %d, %s_Y1 = %d, %s_Z0 = %d, %s_Z1 = %d;",
-            f ? "\n    " : "", c, lo[f][0], c, hi[f][0], c, lo[f][1], c, hi[f][1], c, lo[f][2], c, hi[f][2]);
-    }
-}
-
-/* $BOXES: the plus field P and the minus field M of one component. */
-static void emit_boxes(struct buf *b, const struct kernel_desc *k)
-{
-    static const char *const names[2] = {"P", "M"};
-    int lo[2][3] = {{0}}, hi[2][3] = {{0}};
-    for (int g = 0; g < k->s->ngroups; g++) {
-        struct group_terms t;
-        expand_group(k->s, g, k->component, &t);
-        for (int p = 0; p < t.npoints; p++) widen(lo[0], hi[0], &t.plus[p]), widen(lo[1], hi[1], &t.minus[p]);
-    }
-    put_boxes(b, 2, names, lo, hi);
-}
-
-/* $FBOXES: the three source fields S0..S2 (by axis) of a half-step, over both components that
- * read each. */
-static void emit_fused_boxes(struct buf *b, const struct kernel_desc *k)
-{
-    static const char *const names[3] = {"S0", "S1", "S2"};
-    int lo[3][3] = {{0}}, hi[3][3] = {{0}};
-    for (int q = 0; q < 3; q++) {
-        int plus, pa, minus, ma;
-        component_sources(k->component + q, &plus, &pa, &minus, &ma);
-        for (int g = 0; g < k->s->ngroups; g++) {
-            struct group_terms t;
-            expand_group(k->s, g, k->component + q, &t);
-            for (int p = 0; p < t.npoints; p++)
-                widen(lo[plus % 3], hi[plus % 3], &t.plus[p]), widen(lo[minus % 3], hi[minus % 3], &t.minus[p]);
-        }
-    }
-    put_boxes(b, 3, names, lo, hi);
-}
-
-static void emit_update(struct buf *b, const struct kernel_desc *k)
-{
-    char c = storage_letter(k);
-    for (int l = 0; l < k->s->levels; l++) put(b, "%sCOEF_%c(da%d) * LD(L%d, OFF(0, 0, 0))", l ? " + " : "", c, l, l);
-    for (int g = 0; g < k->s->ngroups; g++) put(b, " + COEF_%c(db%d) * g%d", c, g, g);
-}
-
-/* ---- fused half-steps ---------------------------------------------------------------- */
-
-static void emit_points(struct buf *b, const char *array, const struct point *p, int n)
-{
-    for (int t = 0; t < n; t += 2) /* pairs: +m point minus -m point */
-        put(b, "%s(LD(%s, OFF(%d, %d, %d)) - LD(%s, OFF(%d, %d, %d)))", t ? " + " : "", array, p[t].d[0], p[t].d[1],
-            p[t].d[2], array, p[t + 1].d[0], p[t + 1].d[1], p[t + 1].d[2]);
-}
-
-static void emit_fused_decls(struct buf *b, const struct kernel_desc *k)
-{
-    const struct scheme *s = k->s;
-    char c = storage_letter(k);
-    for (int q = 0; q < 3; q++) {
-        for (int l = 0; l < s->levels; l++) put(b, "    DECL_LEVEL(L%d_%d, %d, %d);\n", l, q, q, l);
-        put(b, "    DECL_OUT(O_%d, %d);\n", q, q);
-        for (int l = 0; l < s->levels; l++) put(b, "    DECL_COEF_%c(da%d_%d, %d, da, %d);\n", c, l, q, q, l);
-        for (int g = 0; g < s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d_%d, %d, db, %d);\n", c, g, q, q, g);
-    }
-    /* each source field once, from the first component that reads it */
-    for (int ax = 0; ax < 3; ax++)
-        for (int q = 0; q < 3; q++) {
-            int plus, pa, minus, ma;
-            component_sources(k->component + q, &plus, &pa, &minus, &ma);
-            if (plus % 3 == ax || minus % 3 == ax) {
-                put(b, "    DECL_SRC(S%d, %d, %s);\n", ax, q, plus % 3 == ax ? "plus" : "minus");
-                break;
-            }
-        }
-}
-
-static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
-{
-    const struct scheme *s = k->s;
-    const char *ind = "                        ", c = storage_letter(k);
-    for (int q = 0; q < 3; q++) {
-        int plus, pa, minus, ma;
-        char pn[4], mn[4];
-        component_sources(k->component + q, &plus, &pa, &minus, &ma);
-        snprintf(pn, sizeof pn, "S%d", plus % 3), snprintf(mn, sizeof mn, "S%d", minus % 3);
-        for (int g = 0; g < s->ngroups; g++) {
-            struct group_terms t;
-            expand_group(s, g, k->component + q, &t);
-            put(b, "%sconst REAL g%d_%d = (", ind, g, q);
-            emit_points(b, pn, t.plus, t.npoints);
-            put(b, ")\n%s    - (", ind);
-            emit_points(b, mn, t.minus, t.npoints);
-            put(b, ");\n");
-        }
-        put(b, "%sconst REAL v%d = ", ind, q);
-        for (int l = 0; l < s->levels; l++)
-            put(b, "%sCOEF_%c(da%d_%d) * LEVEL(L%d_%d)", l ? " + " : "", c, l, q, l, q);
-        for (int g = 0; g < s->ngroups; g++) put(b, " + COEF_%c(db%d_%d) * g%d_%d", c, g, q, g, q);
-        put(b, ";\n");
-    }
-    for (int q = 0; q < 3; q++) put(b, "%sSTORE(O_%d, %d, v%d);\n", ind, q, q, q);
-}
-
-/* ---- several nodes along z at once ($ZBODYn) ------------------------------------------ */
-
-enum { MAX_ZNODES = 8 };
-
-/* The points a $ZBODYn loads: field ('P' or 'M') and offset, each loaded once. */
-struct zloads {
-    int n;
-    char field[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES];
-    int d[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES][3];
-};
-
-/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time. */
-static int zload(struct buf *b, struct zloads *z, char f, const struct point *p, int r)
-{
-    const int d[3] = {p->d[0], p->d[1], p->d[2] + r};
-    for (int i = 0; i < z->n; i++)
-        if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
-    if (z->n == (int)sizeof z->field) die("too many points for $ZBODY");
-    z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
-    put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
-    return z->n++;
-}
-
-/* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
- * dependent adds than a running sum. */
-static void zsum(struct buf *b, const int *ids, int lo, int hi)
-{
-    if (hi - lo == 2) {
-        put(b, "(x%d - x%d)", ids[lo], ids[lo + 1]);
-        return;
-    }
-    int mid = lo + (hi - lo) / 4 * 2;
-    if (mid == lo) mid += 2;
-    put(b, "(");
-    zsum(b, ids, lo, mid);
-    put(b, " + ");
-    zsum(b, ids, mid, hi);
-    put(b, ")");
-}
-
-static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
-{
-    if (nodes < 1 || nodes > MAX_ZNODES) die("template: $ZBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
-    static struct zloads z; /* large; the generator is single-threaded */
-    const char c = storage_letter(k);
-    z.n = 0;
-    for (int g = 0; g < k->s->ngroups; g++) {
-        struct group_terms t;
-        expand_group(k->s, g, k->component, &t);
-        for (int r = 0; r < nodes; r++) {
-            int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
-            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, 'P', &t.plus[i], r);
-            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, 'M', &t.minus[i], r);
-            put(b, "        const VT g%d_%d = ", g, r);
-            zsum(b, p, 0, t.npoints);
-            put(b, " - ");
-            zsum(b, m, 0, t.npoints);
-            put(b, ";\n");
-        }
-    }
-    for (int r = 0; r < nodes; r++) {
-        put(b, "        const VT v%d = ", r);
-        for (int l = 0; l < k->s->levels; l++)
-            put(b, "%sZCOEF_%c(da%d, %d) * LD(L%d, OFF(0, 0, %d))", l ? " + " : "", c, l, r, l, r);
-        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d, %d) * g%d_%d", c, g, r, g, r);
-        put(b, ";\n");
-    }
-    for (int r = 0; r < nodes; r++) put(b, "        ZSTORE(%d, v%d);\n", r, r);
-}
-
-static void kernel_name(char *out, size_t n, const struct kernel_desc *k)
-{
-    snprintf(out, n, "k_%s_%s_%s_%s_%s%s", k->s->name, component_names[k->component], precision_names[k->precision],
-             coef_names[k->coef], k->variant, k->device ? k->device : "");
-}
-
-static const char *const component_enum[] = {"HX", "HY", "HZ", "EX", "EY", "EZ"};
-
-/* Copies text to out, replacing each $WORD it knows. In a prologue (k->s NULL) only the
- * variant's own words, $VARIANT and $MAXTHREADS, mean anything. */
-static void fill(struct buf *out, const char *text, size_t len, const struct kernel_desc *k)
-{
-    char name[128] = "";
-    if (k->s) kernel_name(name, sizeof name, k);
-    for (size_t i = 0; i < len;) {
-        if (text[i] != '$') { put(out, "%c", text[i++]); continue; }
-        size_t j = i + 1;
-        while (j < len && (text[j] >= 'A' && text[j] <= 'Z')) j++;
-        char word[32];
-        size_t wl = j - i - 1;
-        if (wl == 0 || wl >= sizeof word) { put(out, "$"); i++; continue; }
-        memcpy(word, text + i + 1, wl);
-        word[wl] = '\0';
-        if (!k->s && strcmp(word, "VARIANT") && strcmp(word, "MAXTHREADS"))
-            die("template: $%s means nothing in a prologue (only $VARIANT and $MAXTHREADS)", word);
-        if (!strcmp(word, "NAME")) put(out, "%s", name);
-        else if (!strcmp(word, "ENTRY")) put(out, "%s_run", name);
-        else if (!strcmp(word, "SCHEME")) put(out, "%s", k->s->name);
-        else if (!strcmp(word, "COMPONENT")) put(out, "%s", component_enum[k->component]);
-        else if (!strcmp(word, "PRECISION")) put(out, "%s", k->precision == F32 ? "F32" : "F64");
-        else if (!strcmp(word, "COEF")) put(out, "%s", coef_enum[k->coef]);
-        else if (!strcmp(word, "VARIANT")) put(out, "%s", k->variant);
-        else if (!strcmp(word, "ARRAY")) put(out, "%d", k->coef == COEF_ARRAY);
-        else if (!strcmp(word, "INDEXED")) put(out, "%d", k->coef == COEF_INDEXED);
-        else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
-        else if (!strcmp(word, "ROWS")) put(out, "%d", default_rows(k->traits, k->coef));
-        else if (!strcmp(word, "STAGES")) put(out, "%d", k->traits->stages);
-        else if (!strcmp(word, "MAXTHREADS")) put(out, "%d", k->traits->max_threads ? k->traits->max_threads : 1024);
-        else if (!strcmp(word, "DECLS")) emit_decls(out, k);
-        else if (!strcmp(word, "BRACKETS")) emit_brackets(out, k);
-        else if (!strcmp(word, "NODES") || !strcmp(word, "FNODES")) emit_nodes(out, k, word[0] == 'F');
-        else if (!strcmp(word, "NNODE") || !strcmp(word, "FNNODE")) {
-            char names[MAX_NODE_ARRAYS][16];
-            put(out, "%d", all_node_arrays(k, word[0] == 'F', names));
-        }
-        else if (!strcmp(word, "UPDATE")) emit_update(out, k);
-        else if (!strcmp(word, "BOXES")) emit_boxes(out, k);
-        else if (!strcmp(word, "FBOXES")) emit_fused_boxes(out, k);
-        else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
-        else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
-        else if (!strcmp(word, "ZBODY") && j < len && text[j] >= '0' && text[j] <= '9') {
-            int nodes = 0;
-            while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
-            emit_zbody(out, k, nodes);
-        } else die("template: unknown placeholder $%s", word);
-        i = j;
-    }
-}
-
-/* ---- templates ------------------------------------------------------------------- */
-
-struct template {
-    const char *path;
-    char *text;
-    const char *prologue, *kernel; /* section texts and lengths */
-    size_t prologue_len, kernel_len;
-    char variant[32];
-    struct traits traits;
-    int step;           /* a step template (*.step): fused half-step kernels, entries at HX and EX */
-    const char *device; /* a step template's: "_cpu" (*.c.step) or "_gpu" (*.cu.step), else NULL */
-};
-
-static void parse_traits(const char *path, char *words, struct traits *t)
-{
-    memset(t, 0, sizeof *t);
-    for (char *w = strtok(words, " \t\r"); w; w = strtok(NULL, " \t\r")) {
-        int *b = t->block;
-        if (!strcmp(w, "marches")) t->marches = 1;
-        else if (!strcmp(w, "flat")) t->flat = 1;
-        else if (!strcmp(w, "accepts")) t->accepts = 1;
-        else if (!strcmp(w, "indexed")) t->indexed = 1;
-        else if (!strcmp(w, "halo")) t->halo_axes = 3;
-        else if (!strcmp(w, "halo_x")) t->halo_axes = 1;
-        else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
-        else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
-        else if (sscanf(w, "rows=%d,%d", &t->rows[0], &t->rows[1]) == 2 && t->rows[0] > 0 && t->rows[1] > 0) continue;
-        else if (sscanf(w, "stages=%d", &t->stages) == 1 && t->stages > 0) continue;
-        else if (sscanf(w, "block=%dx%dx%d", &b[0], &b[1], &b[2]) == 3 && b[0] > 0 && b[1] > 0 && b[2] > 0) continue;
-        else die("%s: unknown or malformed trait '%s'", path, w);
-    }
-    if (!t->nodes) t->nodes = 1;
-    if (t->flat && t->block[2] > 1) die("%s: a flat variant's default block needs a z extent of 1", path);
-}
-
-/* The variant named by the file: kernels_gpu/tile25d.cu.in is variant tile25d. */
-static void variant_of_path(const char *path, char *out, size_t n)
-{
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    snprintf(out, n, "%.*s", (int)strcspn(base, "."), base);
-}
-
 static void load_template(const char *path, struct template *t)
 {
-    memset(t, 0, sizeof *t);
-    t->path = path;
-    t->text = read_file(path);
-    t->step = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".step");
-    if (t->step) t->device = strstr(path, ".cu.step") ? "_gpu" : "_cpu";
-    const char **cur = NULL;
-    size_t *cur_len = NULL;
-    for (char *line = t->text; *line;) {
-        char *eol = strchr(line, '\n');
-        char *next = eol ? eol + 1 : line + strlen(line);
-        if (strncmp(line, "//@@ ", 5) == 0) {
-            char header[256], kind[32] = "", *rest;
-            snprintf(header, sizeof header, "%.*s", (int)(next - line - 5), line + 5); /* this line only */
-            header[strcspn(header, "\r\n")] = '\0';
-            if (sscanf(header, "%31s", kind) != 1) die("%s: empty //@@ line", path);
-            rest = header + strspn(header, " ") + strlen(kind);
-            if (!strcmp(kind, "prologue") && !t->prologue) cur = &t->prologue, cur_len = &t->prologue_len;
-            else if (!strcmp(kind, "kernel") && !t->kernel) {
-                char variant[32] = "", file_variant[32];
-                if (sscanf(rest, "%31s", variant) != 1) die("%s: '//@@ kernel' needs a variant name", path);
-                variant_of_path(path, file_variant, sizeof file_variant);
-                if (strcmp(variant, file_variant))
-                    die("%s: a template is named after its variant: '%s' belongs in %s.*.in", path, variant, variant);
-                strcpy(t->variant, variant);
-                parse_traits(path, rest + strspn(rest, " ") + strlen(variant), &t->traits);
-                cur = &t->kernel, cur_len = &t->kernel_len;
-            } else die("%s: unexpected section '%s' (one prologue, then one kernel)", path, kind);
-            *cur = next;
-        } else if (cur) {
-            *cur_len = (size_t)(next - *cur);
-        }
-        line = next;
-    }
-    if (!t->kernel) die("%s: needs a '//@@ kernel VARIANT' section", path);
+    char *text = read_file(path);
+    template_parse(t, path, text);
+    free(text);
 }
 
 static int is_spec(const char *path)
@@ -615,16 +172,7 @@ static void each_kernel(const struct template *t, const struct scheme *schemes, 
                 }
 }
 
-static void put_kernel(const struct kernel_desc *k, const struct template *t, struct buf *b)
-{
-    fill(b, t->kernel, t->kernel_len, k);
-}
-
-static void put_prologue(const struct template *t, struct buf *b)
-{
-    const struct kernel_desc none = {.variant = t->variant, .traits = &t->traits};
-    fill(b, t->prologue, t->prologue_len, &none);
-}
+static void put_kernel_of(const struct kernel_desc *k, const struct template *t, struct buf *b) { put_kernel(k, t, b); }
 
 static void gen_variant(const char *tpath, const char *out_path, int n, char **spec_paths)
 {
@@ -634,9 +182,9 @@ static void gen_variant(const char *tpath, const char *out_path, int n, char **s
     struct buf out = {0};
     put(&out, "/* Generated by codegen/generate from %s and the spec files; do not edit. */\n", tpath);
     put_prologue(&t, &out);
-    each_kernel(&t, schemes, n, put_kernel, &out);
+    each_kernel(&t, schemes, n, put_kernel_of, &out);
     write_out(out_path, &out);
-    free(out.s), free(t.text), free(schemes);
+    free(out.s), template_free(&t), free(schemes);
 }
 
 static void put_declaration(const struct kernel_desc *k, const struct template *t, struct buf *b)
@@ -645,6 +193,22 @@ static void put_declaration(const struct kernel_desc *k, const struct template *
     kernel_name(name, sizeof name, k);
     put(b, "void %s_run(const struct kernel_args *a);\n", name);
     if (t->traits.accepts) put(b, "int %s_run_accepts(const struct kernel_args *a, char *why, size_t n);\n", name);
+}
+
+/* A GPU kernel's entry points: its table entry handed to the run-time launcher (launch.c), which
+ * compiles the kernel for the GPU in hand. Entries are counted per table, in table order. */
+static int gpu_entries[2];
+
+static void put_gpu_stub(const struct kernel_desc *k, const struct template *t, struct buf *b)
+{
+    char name[128];
+    kernel_name(name, sizeof name, k);
+    const char *table = t->step ? "gpu_fused_table" : "gpu_kernel_table";
+    const int i = gpu_entries[t->step]++;
+    put(b, "static void %s_run(const struct kernel_args *a) { gpu_kernel_launch(&%s[%d], a); }\n", name, table, i);
+    if (t->traits.accepts)
+        put(b, "static int %s_run_accepts(const struct kernel_args *a, char *why, size_t n) "
+               "{ return gpu_kernel_accepts(&%s[%d], a, why, n); }\n", name, table, i);
 }
 
 static void put_entry(const struct kernel_desc *k, const struct template *t, struct buf *b)
@@ -673,11 +237,23 @@ static void gen_table(const char *device, const char *out_path, int nt, char **t
     if (strcmp(device, "cpu") && strcmp(device, "gpu")) die("table: device '%s' is not cpu or gpu", device);
     put(&out, "/* Generated by codegen/generate from the %s templates and the spec files; do not edit. */\n", device);
     put(&out, "#include <stddef.h>\n\n#include \"kernel.h\"\n\n");
+    const int gpu = !strcmp(device, "gpu");
+    if (gpu)
+        put(&out, "void gpu_kernel_launch(const struct kernel_entry *k, const struct kernel_args *a);\n"
+                  "int gpu_kernel_accepts(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n);\n"
+                  "extern const struct kernel_entry gpu_kernel_table[], gpu_fused_table[];\n\n");
     for (int i = 0; i < nt; i++) {
         load_template(tpaths[i], &t[i]);
         for (int j = 0; j < i; j++)
-            if (!strcmp(t[i].variant, t[j].variant)) die("%s: variant '%s' also in %s", tpaths[i], t[i].variant, tpaths[j]);
-        each_kernel(&t[i], schemes, n, put_declaration, &out);
+            if (!strcmp(t[i].variant, t[j].variant))
+                die("%s: variant '%s' also in %s", tpaths[i], t[i].variant, tpaths[j]);
+        each_kernel(&t[i], schemes, n, gpu ? put_gpu_stub : put_declaration, &out);
+        if (gpu) { /* every kernel filled once here, so that a template's faults fail the build */
+            struct buf check = {0};
+            put_prologue(&t[i], &check);
+            each_kernel(&t[i], schemes, n, put_kernel_of, &check);
+            free(check.s);
+        }
     }
     for (int step = 0; step < 2; step++) {
         const char *table = step ? "fused" : "kernel";
@@ -692,7 +268,7 @@ static void gen_table(const char *device, const char *out_path, int nt, char **t
         else put(&out, "};\nconst int %s_%s_table_len = 0;\n", device, table);
     }
     write_out(out_path, &out);
-    for (int i = 0; i < nt; i++) free(t[i].text);
+    for (int i = 0; i < nt; i++) template_free(&t[i]);
     free(out.s), free(t), free(schemes);
 }
 
@@ -729,7 +305,7 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
     put_prologue(&t, &out);
     put_kernel(&k, &t, &out);
     fwrite(out.s, 1, out.len, stdout);
-    free(out.s), free(t.text), free(schemes);
+    free(out.s), template_free(&t), free(schemes);
 }
 
 /* The spec files as C string literals, so the binary needs no files at run time. */
@@ -752,10 +328,34 @@ static void gen_sources(const char *out_path, int n, char **spec_paths)
     free(out.s), free(schemes);
 }
 
+/* Files as C string literals, so the binary needs none at run time: the GPU templates, the
+ * headers their kernels include and the backend's own kernels, which NVRTC compiles when a
+ * command first needs them. SYMBOL_count, SYMBOL_names[] (each file's name, without its folder
+ * for a header: how kernels include it) and SYMBOL_texts[]. */
+static void gen_embed(const char *out_path, const char *symbol, int n, char **paths)
+{
+    struct buf out = {0};
+    put(&out, "/* Generated by codegen/generate; do not edit. */\n");
+    put(&out, "const int %s_count = %d;\nconst char *const %s_names[] = {\n", symbol, n, symbol);
+    for (int i = 0; i < 2 * n; i++) { /* the names, then the texts */
+        if (i == n) put(&out, "};\nconst char *const %s_texts[] = {\n", symbol);
+        const char *path = paths[i % n], *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        const int header = !strstr(base, ".cu.");
+        char *text = i < n ? NULL : read_file(path), *lit = c_literal(i < n ? (header ? base : path) : text);
+        if (!lit) die("out of memory");
+        put(&out, "%s", lit);
+        free(lit), free(text);
+    }
+    put(&out, "};\n");
+    write_out(out_path, &out);
+    free(out.s);
+}
+
 int main(int argc, char **argv)
 {
     const char *usage = "usage: generate variant TEMPLATE OUT SPEC... | generate table cpu|gpu OUT TEMPLATE... SPEC... |\n"
-                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC...";
+                        "       generate one TEMPLATE SCHEME COMPONENT PRECISION COEF SPEC... | generate sources OUT SPEC... |\n"
+                        "       generate embed OUT SYMBOL FILE...";
     if (argc >= 5 && !strcmp(argv[1], "variant")) gen_variant(argv[2], argv[3], argc - 4, argv + 4);
     else if (argc >= 5 && !strcmp(argv[1], "table")) {
         int nt = 0;
@@ -763,6 +363,7 @@ int main(int argc, char **argv)
         gen_table(argv[2], argv[3], nt, argv + 4, argc - 4 - nt, argv + 4 + nt);
     } else if (argc >= 8 && !strcmp(argv[1], "one")) gen_one(argv[2], argv + 3, argc - 7, argv + 7);
     else if (argc >= 4 && !strcmp(argv[1], "sources")) gen_sources(argv[2], argc - 3, argv + 3);
+    else if (argc >= 4 && !strcmp(argv[1], "embed")) gen_embed(argv[2], argv[3], argc - 4, argv + 4);
     else die("%s", usage);
     return 0;
 }

@@ -309,34 +309,39 @@ fail:
 
 /* ---- stepping ---------------------------------------------------------------------- */
 
-/* The three components from `first` (HX or EX), each into its oldest level (in place for
- * leapfrog), which then becomes the newest; its halo is refreshed for the other half-step. */
+/* The arguments of component comp's update: into its oldest level (in place for leapfrog). */
+static void component_args(const struct stepper *m, int comp, struct kernel_args *a)
+{
+    const struct step_config *c = &m->c;
+    const int L = c->s->levels, G = c->s->ngroups;
+    int plus, plus_axis, minus, minus_axis;
+    component_sources(comp, &plus, &plus_axis, &minus, &minus_axis);
+    memset(a, 0, sizeof *a);
+    a->nx = c->grid[0], a->ny = c->grid[1], a->nz = c->grid[2];
+    a->sy = m->sy, a->sz = m->sz;
+    a->out = m->f[comp][L - 1];
+    for (int l = 0; l < L; l++) a->level[l] = m->f[comp][l], a->da[l] = m->coef[comp][l], a->da_u[l] = m->uni[comp][l];
+    for (int g = 0; g < G; g++) a->db[g] = m->coef[comp][L + g], a->db_u[g] = m->uni[comp][L + g];
+    a->plus = m->f[plus][0], a->minus = m->f[minus][0];
+    a->index = m->index;
+    memcpy(a->block, c->block, sizeof a->block);
+    a->nodes = c->nodes > 0 ? c->nodes : 1;
+    a->rows = c->rows, a->stages = c->stages; /* 0: the kernel's default */
+    a->boundary = c->boundary;
+}
+
+/* The three components from `first` (HX or EX), each into its oldest level, which then becomes
+ * the newest; its halo is refreshed for the other half-step. */
 static int half_step(struct stepper *m, int first, char *why, size_t n)
 {
     const struct step_config *c = &m->c;
-    const int L = c->s->levels, G = c->s->ngroups, fused = m->fused;
+    const int L = c->s->levels;
     struct kernel_args args[3];
-    memset(args, 0, sizeof args);
-    for (int comp = first; comp < first + 3; comp++) { /* the arguments of each component */
-        int plus, plus_axis, minus, minus_axis;
-        component_sources(comp, &plus, &plus_axis, &minus, &minus_axis);
-        struct kernel_args a;
-        memset(&a, 0, sizeof a);
-        a.nx = c->grid[0], a.ny = c->grid[1], a.nz = c->grid[2];
-        a.sy = m->sy, a.sz = m->sz;
-        a.out = m->f[comp][L - 1];
-        for (int l = 0; l < L; l++) a.level[l] = m->f[comp][l], a.da[l] = m->coef[comp][l], a.da_u[l] = m->uni[comp][l];
-        for (int g = 0; g < G; g++) a.db[g] = m->coef[comp][L + g], a.db_u[g] = m->uni[comp][L + g];
-        a.plus = m->f[plus][0], a.minus = m->f[minus][0];
-        a.index = m->index;
-        memcpy(a.block, c->block, sizeof a.block);
-        a.nodes = c->nodes > 0 ? c->nodes : 1;
-        a.rows = c->rows, a.stages = c->stages; /* 0: the kernel's default */
-        a.boundary = c->boundary;
-        args[comp - first] = a;
-        if (!fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */
+    for (int comp = first; comp < first + 3; comp++) {
+        component_args(m, comp, &args[comp - first]);
+        if (!m->fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */
     }
-    if (fused) m->k[first]->fn(args); /* all three at once */
+    if (m->fused) m->k[first]->fn(args); /* all three at once */
     for (int comp = first; comp < first + 3; comp++) {
         void *newest = m->f[comp][L - 1];
         memmove(&m->f[comp][1], &m->f[comp][0], (size_t)(L - 1) * sizeof(void *));
@@ -347,6 +352,38 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         if (h.first_axis < 3 && c->b->refresh_halo(newest, &h, why, n)) return -1;
     }
     return 0;
+}
+
+void step_prepare(const struct step_config *c)
+{
+    const int fused = step_fused_traits(c->b->device, c->variant) != NULL;
+    if (!c->b->prepare) return;
+    for (int comp = 0; comp < NCOMPONENTS; comp += fused ? 3 : 1) {
+        const struct kernel_entry *k = step_kernel(c, comp);
+        struct kernel_args a[3];
+        char why[256];
+        memset(a, 0, sizeof a);
+        a[0].nx = c->grid[0], a[0].ny = c->grid[1], a[0].nz = c->grid[2];
+        a[0].sy = c->grid[0] + 2 * HALO, a[0].sz = a[0].sy * (c->grid[1] + 2 * HALO);
+        memcpy(a[0].block, c->block, sizeof a[0].block);
+        a[0].nodes = c->nodes > 0 ? c->nodes : 1, a[0].rows = c->rows, a[0].stages = c->stages;
+        a[1] = a[2] = a[0];
+        if (k) c->b->prepare(k, a, why, sizeof why);
+    }
+}
+
+double step_compiled_ms(const struct stepper *m)
+{
+    if (!m->c.b->compiled_ms) return NAN;
+    double sum = 0;
+    int compiled = 0;
+    for (int comp = 0; comp < NCOMPONENTS; comp += m->fused ? 3 : 1) {
+        struct kernel_args a[3];
+        for (int q = 0; q < (m->fused ? 3 : 1); q++) component_args(m, comp + q, &a[q]);
+        const double ms = m->c.b->compiled_ms(m->k[comp], a);
+        if (ms >= 0) sum += ms, compiled = 1;
+    }
+    return compiled ? sum : -1;
 }
 
 int step_run(struct stepper *m, int steps, char *why, size_t n)

@@ -1,6 +1,7 @@
 #include "measure.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,19 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
     struct kernel_args a;
     set_geometry(&a, grid, block, nodes, rows, stages);
     return k->accepts(&a, why, n);
+}
+
+void prepare_launches(const struct backend *b, const struct kernel_entry *k, const int grid[3], int n,
+                      const int (*block)[3], const int *nodes, const int *rows, const int *stages)
+{
+    if (!b->prepare) return;
+#pragma omp parallel for schedule(dynamic)
+    for (int i = 0; i < n; i++) {
+        struct kernel_args a;
+        char why[256];
+        set_geometry(&a, grid, block[i], nodes[i], rows[i], stages[i]);
+        b->prepare(k, &a, why, sizeof why); /* a refusal is check_launch's to report */
+    }
 }
 
 /* The level the kernel overwrites when run in place: the only one (leapfrog) or the oldest. */
@@ -395,11 +409,20 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
     return run_fits(c, d, why, n);
 }
 
+/* Where measure()'s time goes, over the process (measure_times). */
+static double spent_verify, spent_setup, spent_timing;
+
+void measure_times(double *verify, double *setup, double *timing)
+{
+    *verify = spent_verify, *setup = spent_setup, *timing = spent_timing;
+}
+
 int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
             struct run_result *r, char *why, size_t n)
 {
     const struct scheme *s = c->scheme;
     memset(r, 0, sizeof *r);
+    double t0 = omp_get_wtime();
     if (measure_check(b, c, d, why, n)) return -1;
     const struct kernel_entry *k = kernel_find(c->device, s->name, c->component, c->precision, c->coef, c->variant);
     size_t need = run_bytes(c);
@@ -408,7 +431,10 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     double worst;
     int vgrid[3];
     verify_geometry(c, vgrid);
-    if (verify_kernel(b, s, k, vgrid, c->block, c->nodes, c->rows, c->stages, &worst, why, n)) return -1;
+    const int failed = verify_kernel(b, s, k, vgrid, c->block, c->nodes, c->rows, c->stages, &worst, why, n);
+    const double t1 = omp_get_wtime();
+    spent_verify += t1 - t0;
+    if (failed) return -1;
     r->verified = 1;
 
     int L = s->levels, G = s->ngroups, narrays = array_count(s, c->coef);
@@ -424,6 +450,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     timing_coefficients(s, da, db);
     struct kernel_args a;
     set_geometry(&a, c->grid, c->block, c->nodes, c->rows, c->stages);
+    r->kernel_ms = b->compiled_ms ? b->compiled_ms(k, &a) : NAN;
     int at = 0;
     for (int l = 0; l < L; l++) {
         a.level[l] = arrays[at];
@@ -460,6 +487,8 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     /* Batches long enough (>= ~20 ms) that timer and launch overheads vanish. Each sample is
      * one probe pass then one warm-up launch and a batch of the kernel (probe, kernel, probe,
      * kernel, ...), so each kernel sample has a bandwidth figure from the same moment. */
+    const double t2 = omp_get_wtime();
+    spent_setup += t2 - t1;
     double once, *ms = malloc(sizeof(double) * (size_t)c->reps);
     struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */
     int rc = ms && probes ? b->time_kernel(k->fn, &a, 1, 1, 1, &once, why, n) : -1;
@@ -484,9 +513,12 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     }
     free(probes);
     free(ms);
+    const double t3 = omp_get_wtime();
+    spent_timing += t3 - t2;
     for (int i = 0; i < narrays; i++) b->release(arrays[i]);
     for (int i = 0; i < ntables; i++) b->release(tables[i]);
     if (index_dev) b->release(index_dev);
+    spent_setup += omp_get_wtime() - t3;
     return rc;
 }
 

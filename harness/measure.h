@@ -22,6 +22,13 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
 int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
                  int nodes, int rows, int stages, char *why, size_t n);
 
+/* A batch of launches of kernel k on grid, to be measured one by one: launch i is block[i] with
+ * nodes[i], rows[i] and stages[i] (0: the kernel's defaults). Where the backend compiles kernels
+ * at run time (prepare), compiles every one now, in parallel, on every core; launches the kernel
+ * does not take are left for check_launch to refuse. Elsewhere nothing. */
+void prepare_launches(const struct backend *b, const struct kernel_entry *k, const int grid[3], int n,
+                      const int (*block)[3], const int *nodes, const int *rows, const int *stages);
+
 /* The base of the grid on which run and sweep verify a kernel before timing it: small and
  * odd-sized. verify_geometry adjusts it to the timed launch. */
 extern const int verify_grid[3];
@@ -55,6 +62,11 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
  * against the probe samples' medians, is refused as a measurement error). */
 int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
             struct run_result *r, char *why, size_t n);
+
+/* Seconds this process's measure() calls spent verifying (and compiling the kernel, where the
+ * device compiles at run time: rtc_counts says how much of it), allocating and filling the arrays,
+ * and probing and timing: where a long run's time went. */
+void measure_times(double *verify, double *setup, double *timing);
 
 /* Interleaved probe samples (probe, kernel, probe, kernel, ...): gbs[i], what kernel sample i
  * moved, against probes[i], the probe sample taken just before it. Sets bw to the probes'

@@ -133,6 +133,9 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
     X(verified, "", "%.0f", "verified", 1, "flag",                                                                     \
       "1: the kernel matched the double-precision reference on random data before timing",                             \
       NUM(m->r->verified))                                                                                             \
+    X(kernel_from, "", "%s", NULL, 1, NULL,                                                                            \
+      "GPU: how the kernel was obtained: nvrtc and its compile time (compiled by this run), or cache (the kernel "     \
+      "cache); empty on the CPU", TXT(kernel_origin(m->r->kernel_ms)))                                                 \
     X(paper_mcells, "MCells/s", "%g", "paper MCells/s", 1, "%.0f",                                                     \
       "the paper's figure for this row (Tables 2-5; Tesla C2050, one core of a Xeon W5580)", NUM(m->paper))            \
     CONTEXT_COLUMNS(X)
@@ -203,6 +206,9 @@ struct step_record {
     X(verified, "", "%.0f", "verified", 1, "flag",                                                                     \
       "1: a few steps on a small odd grid matched the double-precision reference step before timing",                  \
       NUM(m->r->verified))                                                                                             \
+    X(kernel_from, "", "%s", NULL, 1, NULL,                                                                            \
+      "GPU: how the step's kernels were obtained: nvrtc and the time compiling them took this run, or cache (every "   \
+      "one from the kernel cache); empty on the CPU", TXT(kernel_origin(m->r->kernel_ms)))                             \
     CONTEXT_COLUMNS(X)
 
 enum metric_id {

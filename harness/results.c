@@ -77,3 +77,12 @@ void results_row(FILE *f, const char *table, const struct run_config *c, const s
     metrics_csv_row(f, &update_metrics, &m);
 }
 
+
+const char *kernel_origin(double ms)
+{
+    static char s[32];
+    if (ms != ms) return ""; /* NAN */
+    if (ms < 0) return "cache";
+    snprintf(s, sizeof s, "nvrtc %.0f ms", ms);
+    return s;
+}

@@ -80,8 +80,8 @@ void default_launch(const struct session *s, struct run_config *c)
     session_tuned_slug(s, c->threads, slug, sizeof slug);
     if (c->block[0] || c->block[1]) { /* a GPU block, or a CPU tile (0xJxK) */
         if (!c->nodes && k) c->nodes = k->traits.nodes;
-    } else if (tuned_block(slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->block, &nodes,
-                           &rows, &stages) == 0) {
+    } else if (tuned_block(slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->grid, c->block,
+                           &nodes, &rows, &stages) == 0) {
         if (!c->nodes) c->nodes = nodes;
         if (!c->rows) c->rows = rows;
         if (!c->stages) c->stages = stages;
@@ -106,7 +106,8 @@ void step_default_launch(const struct session *s, struct step_run *c)
     int nodes = 1, rows = 0, stages = 0;
     const int given = sc->block[0] || sc->block[1]; /* a GPU block, or a CPU tile: nodes as given */
     if (!given && s->device == DEV_GPU &&
-        tuned_block(s->slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->block, &nodes, &rows, &stages) == 0) {
+        tuned_block(s->slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, sc->block, &nodes, &rows,
+                    &stages) == 0) {
         if (!sc->nodes) sc->nodes = nodes;
         if (!sc->rows) sc->rows = rows;
         if (!sc->stages) sc->stages = stages;

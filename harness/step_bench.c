@@ -21,6 +21,19 @@ int step_bench(struct session *s, const char *dir, int reps, int quick)
     if (results_open_with(&rf, dir, folder, "step", NULL)) return 1;
     step_csv_header(rf.f);
     session_bandwidth(s, 0);
+    /* Where kernels are compiled at run time, every step's compiled first, on every core. */
+#pragma omp parallel for collapse(3) schedule(dynamic) if (s->b->prepare)
+    for (int v = 0; v < nv; v++)
+        for (int i = 0; i < scheme_count(); i++)
+            for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
+                struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = F32, .coef = coef,
+                                           .variant = step_kernel_variant(s->device, variants[v]),
+                                           .grid = {grid, grid, grid}},
+                                     .variant = variants[v]};
+                if (!s->b->prepare || !step_supported(&c.c)) continue;
+                step_default_launch(s, &c);
+                step_prepare(&c.c);
+            }
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {

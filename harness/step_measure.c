@@ -62,6 +62,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
 
     struct stepper *m = step_open(&c->c, why, n);
     if (!m) return -1;
+    r->kernel_ms = step_compiled_ms(m);
     step_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
     /* Each sample is one probe pass then `steps` steps (probe, steps, probe, steps, ...), so each
      * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache has

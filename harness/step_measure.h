@@ -21,6 +21,8 @@ struct step_result {
     double pct_bw, pct_bw_spread;     /* interleaved probe (probe_pairs); every other rate: metrics.h */
     struct bandwidth bw;              /* medians of the probe samples taken between the step's */
     int cache_resident, verified;
+    double kernel_ms; /* GPU: what compiling the step's kernels cost this run, -1 if every one came from
+                       * the kernel cache (backend.h); NAN on the CPU */
 };
 
 /* The step variant named `name` on the device: "components" is the device's own single-component

@@ -1,6 +1,7 @@
 #include "tuned.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "spec.h"
@@ -74,8 +75,19 @@ int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b)
            strcmp(a->scheme, b->scheme) == 0 && strcmp(a->variant, b->variant) == 0;
 }
 
+int tuned_same_line(const struct tuned_entry *a, const struct tuned_entry *b)
+{
+    return tuned_same_kernel(a, b) && !memcmp(a->grid, b->grid, sizeof a->grid);
+}
+
+/* How far a line's grid is from a run's: |log| of the ratio of their cell counts. */
+static double grid_distance(const int a[3], const int b[3])
+{
+    return fabs(log((double)a[0] * a[1] * a[2] / ((double)b[0] * b[1] * b[2])));
+}
+
 int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
-                const char *variant, int block[3], int *nodes, int *rows, int *stages)
+                const char *variant, const int grid[3], int block[3], int *nodes, int *rows, int *stages)
 {
     char path[512], line[512];
     tuned_path(gpu_slug, path, sizeof path);
@@ -84,35 +96,41 @@ int tuned_block(const char *gpu_slug, const char *scheme, int component, int pre
     struct tuned_entry want = {.component = component, .precision = precision, .coef = coef}, e;
     snprintf(want.scheme, sizeof want.scheme, "%s", scheme);
     snprintf(want.variant, sizeof want.variant, "%s", variant);
-    int found = -1; /* 0: this very kernel; 1: another component of it */
-    while (found && fgets(line, sizeof line, f)) {
+    double best = INFINITY;
+    while (fgets(line, sizeof line, f)) {
         if (tuned_parse(line, &e)) continue;
-        int exact = tuned_same_kernel(&e, &want);
+        const int own = tuned_same_kernel(&e, &want);
         e.component = component;
-        if (exact || (found < 0 && tuned_same_kernel(&e, &want))) {
+        if (!tuned_same_kernel(&e, &want)) continue;
+        /* another component's line counts as a little farther than its own at the same grid */
+        const double d = grid_distance(e.grid, grid) + (own ? 0 : 1e-6);
+        if (d < best) {
+            best = d;
             memcpy(block, e.block, sizeof e.block);
             *nodes = e.nodes, *rows = e.rows, *stages = e.stages;
-            found = !exact;
         }
     }
     fclose(f);
-    return found < 0 ? -1 : 0;
+    return best < INFINITY ? 0 : -1;
 }
 
 int tuned_fastest_variant(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
-                          char *variant, size_t n)
+                          const int grid[3], char *variant, size_t n)
 {
     char path[512], line[512];
     tuned_path(gpu_slug, path, sizeof path);
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     struct tuned_entry e;
-    double best = 0;
-    while (fgets(line, sizeof line, f))
-        if (!tuned_parse(line, &e) && e.component == component && e.precision == precision && e.coef == coef &&
-            strcmp(e.scheme, scheme) == 0 && strncmp(e.variant, TUNED_STEP_PREFIX, strlen(TUNED_STEP_PREFIX)) != 0 &&
-            e.mcells_per_s > best)
-            best = e.mcells_per_s, snprintf(variant, n, "%s", e.variant);
+    double best = 0, nearest = INFINITY;
+    while (fgets(line, sizeof line, f)) {
+        if (tuned_parse(line, &e) || e.component != component || e.precision != precision || e.coef != coef ||
+            strcmp(e.scheme, scheme) || !strncmp(e.variant, TUNED_STEP_PREFIX, strlen(TUNED_STEP_PREFIX)))
+            continue;
+        const double d = grid_distance(e.grid, grid);
+        if (d < nearest - 1e-9) nearest = d, best = 0; /* a nearer grid: its lines alone compete */
+        if (d <= nearest + 1e-9 && e.mcells_per_s > best) best = e.mcells_per_s, snprintf(variant, n, "%s", e.variant);
+    }
     fclose(f);
     return best > 0 ? 0 : -1;
 }

@@ -10,7 +10,9 @@
  * those before rows both (10 fields); what they lack reads as 0, the kernel's default, and is
  * written back so.
  * A full step's launch (tune --step) is saved as variant TUNED_STEP_PREFIX + the step variant
- * ("step:fused"), component hx, and its figure is cells x steps / s, not eq. 5. */
+ * ("step:fused"), component hx, and its figure is cells x steps / s, not eq. 5.
+ * A kernel may have lines for several grids (the best shape differs with the size: tune --grid):
+ * each run looks up the line of the grid nearest its own. */
 #ifndef HARNESS_TUNED_H
 #define HARNESS_TUNED_H
 
@@ -42,18 +44,22 @@ void tuned_print_header(FILE *f);
 void tuned_print(FILE *f, const struct tuned_entry *e);
 /* 1 if a and b are the same kernel (scheme, component, precision, coef, variant). */
 int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b);
+/* 1 if a and b are the same kernel tuned at the same grid: one line of the file. */
+int tuned_same_line(const struct tuned_entry *a, const struct tuned_entry *b);
 
-/* The saved launch of one GPU kernel: 0 with block[], *nodes, *rows and *stages set (0 for a line
- * without that column: the kernel's default), or -1 if there is no such file or no line for it.
- * A component that was not tuned itself takes the launch of another component of the same scheme
- * (they differ only in which axis is which).
+/* The saved launch of one GPU kernel for a run on grid: 0 with block[], *nodes, *rows and *stages
+ * set (0 for a line without that column: the kernel's default), or -1 if there is no such file or
+ * no line for it. The line tuned at the grid nearest grid (by cell count, as a ratio) is taken; at
+ * the same distance the component's own line before another component's of the same scheme (they
+ * differ only in which axis is which), which stands in where the component was not tuned itself.
  * precision and coef are enum precision and enum coef_storage. */
 int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
-                const char *variant, int block[3], int *nodes, int *rows, int *stages);
+                const char *variant, const int grid[3], int block[3], int *nodes, int *rows, int *stages);
 
 /* The kernel variant with the highest saved figure for this scheme, component, precision and
- * coef (full-step lines excluded), into variant: 0, or -1 if the file has none. */
+ * coef (full-step lines excluded) at the tuned grid nearest grid, into variant: 0, or -1 if the
+ * file has none. */
 int tuned_fastest_variant(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
-                          char *variant, size_t n);
+                          const int grid[3], char *variant, size_t n);
 
 #endif

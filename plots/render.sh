@@ -3,7 +3,7 @@
 # and fdtdbench report do, linking the figures drawn here).
 #   sh plots/render.sh BUILD_DIR [RESULTS_DIR]        (make plots runs it)
 # Writes, for each machine folder RESULTS_DIR/<machine>/ holding *.csv:
-#   <machine>/plots/{throughput,blocks-<scheme>,sizes,cycles,roofline,cost-vs-budget}.png and .svg
+#   <machine>/plots/{throughput,blocks-<scheme>,sizes,cycles,roofline,peers,cost-vs-budget}.png and .svg
 # and, machine-independent, RESULTS_DIR/plots/dispersion-{vs-ppw,vs-angle}.{csv,png,svg} from
 # BUILD_DIR/fdtdbench dispersion (or from the CSVs named by DISPERSION_PPW_CSV and
 # DISPERSION_ANGLE_CSV, as the tests do). A figure without data is skipped with a note.
@@ -279,6 +279,31 @@ plot_roofline() { # device FILES...
         "$out/roofline" "$tmp/roof.dat" "$(cat "$tmp/roof.names")" "$bw1" "$n1" "$bw2" "$n2"
 }
 
+# The suite's full step beside other FDTD codes: the newest peers file (report --extract's
+# peers.csv, with its ratio of each peer's time per step to the suite's).
+plot_peers() {
+    f=$(newest peers)
+    [ -n "$f" ] || { echo "  peers: skipped (no steps/peers-*.csv)"; return; }
+    sel "" code,variant,coef,precision,nx,ny,nz,threads,mcells_per_s,ratio_to_suite "$f" |
+    awk -F '\t' 'BEGIN { OFS = "\t" }
+        function before(a, b,   x, y) { split(a, x, "\t"); split(b, y, "\t")
+            if (x[5] * x[6] * x[7] != y[5] * y[6] * y[7]) return x[5] * x[6] * x[7] < y[5] * y[6] * y[7]
+            return (x[1] == "fdtdbench") > (y[1] == "fdtdbench") }
+        { if (!g[$5 "x" $6 "x" $7]++) ng++; r[++n] = $0 }
+        END { # grid by grid (smallest first), the suite before the peers, else in file order
+              for (i = 2; i <= n; i++) for (j = i; j > 1 && before(r[j], r[j - 1]); j--) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
+              for (i = 1; i <= n; i++) { split(r[i], c, "\t")
+                lab = c[1] " " c[2] " " c[3] " " c[4] (c[8] + 0 > 0 ? " " c[8] "T" : "")
+                if (ng > 1) lab = lab " " (c[5] == c[6] && c[6] == c[7] ? c[5] "³" : c[5] "×" c[6] "×" c[7])
+                print lab, c[9], (c[1] == "fdtdbench"), (c[10] == "" ? "?" : sprintf("%.2f", c[10])) } }' >"$tmp/peers.dat"
+    n=$(wc -l <"$tmp/peers.dat")
+    [ "$n" -gt 0 ] || { echo "  peers: skipped (no rows)"; return; }
+    grid=$(sel "" nx,steps "$f" | head -n 1 | awk -F '\t' '{ print $1 "³, " $2 " steps" }')
+    [ "$(sel "" nx "$f" | sort -u | wc -l)" -gt 1 ] && grid="$(sel "" nx "$f" | sort -nu | paste -s -d / -)³ grids, $(sel "" steps "$f" | head -n 1) steps"
+    gp peers.gp "Full Yee step beside other FDTD codes ($dev, $grid, PEC walls)" "$(caption "$f")" \
+        "$out/peers" "$tmp/peers.dat" "$n"
+}
+
 . "$here/cost.sh" # plot_cost
 
 for dir in "$results"/*/; do
@@ -298,6 +323,7 @@ for dir in "$results"/*/; do
     plot_sizes "$dev" "$@"
     if [ "$dev" = cpu ]; then plot_cycles; fi
     plot_roofline "$dev" "$@"
+    plot_peers
     plot_cost "$dir"
 done
 

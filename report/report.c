@@ -32,6 +32,8 @@ struct machine {
     char *name;
     struct csv *files;
     int nfiles;
+    struct csv *peers; /* steps/peers-*.csv: the suite's full step beside other codes' */
+    int npeers;
 };
 
 /* Columns the page cannot do without; the numeric ones are checked when read, so that bad
@@ -263,6 +265,11 @@ static int is_csv(const char *dir, const char *name)
 {
     size_t n = strlen(name);
     return n > 4 && !strcmp(name + n - 4, ".csv") && is_kind(dir, name, 0);
+}
+
+static int is_peers_csv(const char *dir, const char *name)
+{
+    return !strncmp(name, "peers-", 6) && is_csv(dir, name);
 }
 
 static int is_png(const char *dir, const char *name)
@@ -497,15 +504,132 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
     fputc('\n', o);
 }
 
+/* Peers files (scripts/peers.sh, scripts/gpu_peers.sh): the suite's full-step rows (code
+ * fdtdbench) beside other codes' rows (table peers) on the same grid and device. */
+static int is_suite(const struct csv *f, int r)
+{
+    return !strcmp(cell(f, r, "code"), "fdtdbench");
+}
+
+/* The suite row a peer's row is compared with: the fastest of the file's suite rows of the same
+ * device, grid and coefficient storage, of the same precision where the file has one; -1 if
+ * none. Its ratio (peer_ratio) is the peer's time per step over that row's: above 1 the suite
+ * is faster. The one rule for the page, the peers page and the plots' extract. */
+static int suite_row(const struct csv *f, int r)
+{
+    static const char *const same[] = {"device", "coef", "nx", "ny", "nz"};
+    int best = -1, best_prec = 0;
+    for (int y = 0; y < f->nrow; y++) {
+        if (!is_suite(f, y)) continue;
+        int match = 1;
+        for (size_t k = 0; k < COUNT(same) && match; k++) match = !strcmp(cell(f, y, same[k]), cell(f, r, same[k]));
+        if (!match) continue;
+        int prec = !strcmp(cell(f, y, "precision"), cell(f, r, "precision"));
+        if (best < 0 || prec > best_prec ||
+            (prec == best_prec && num(f, y, "mcells_per_s") > num(f, best, "mcells_per_s"))) {
+            best = y;
+            best_prec = prec;
+        }
+    }
+    return best;
+}
+
+static double peer_ratio(const struct csv *f, int r)
+{
+    int y = is_suite(f, r) ? -1 : suite_row(f, r);
+    return y < 0 ? NAN : ratio(num(f, r, "median_ms"), num(f, y, "median_ms"));
+}
+
+static int is_peers_file(const struct csv *f)
+{
+    return has_table(f, "peers") || !strncmp(f->name, "peers-", 6);
+}
+
+/* The suite's own rows' material model, in the words the peers' rows use. */
+static const char *suite_model(const char *coef)
+{
+    if (!strcmp(coef, "indexed")) return "one material byte per node into a coefficient table";
+    if (!strcmp(coef, "uniform")) return "scalar coefficients";
+    if (!strcmp(coef, "array")) return "Da and Db arrays per component";
+    return "";
+}
+
+/* The peers table of one file: a row per code and variant, the ratio column for the peers. */
+static void write_peers(FILE *o, const char *hashes, const struct csv *f, int holders)
+{
+    if (!f->nrow) return;
+    static const char *const axes[] = {"nx", "ny", "nz"};
+    int grids_differ = 0, steps_differ = 0;
+    for (int r = 1; r < f->nrow; r++) {
+        for (int d = 0; d < 3; d++) grids_differ |= strcmp(cell(f, r, axes[d]), cell(f, 0, axes[d])) != 0;
+        steps_differ |= strcmp(cell(f, r, "steps"), cell(f, 0, "steps")) != 0;
+    }
+    int gpu = !strcmp(cell(f, 0, "device"), "gpu");
+    fprintf(o, "%s Full step beside other FDTD codes (peers), %s\n\n", hashes, gpu ? "GPU" : "CPU");
+    fprintf(o, "From `%s` (%s, commit %s", f->name, latest(f, NULL), cell(f, 0, "git_commit"));
+    if (holders > 1) fprintf(o, "; the newest of %d peers files", holders);
+    fputs("). ", o);
+    md(o, cell(f, 0, "device_name"));
+    if (!grids_differ) fprintf(o, ", grid %s×%s×%s", cell(f, 0, "nx"), cell(f, 0, "ny"), cell(f, 0, "nz"));
+    if (!steps_differ) fprintf(o, ", %s steps per run", cell(f, 0, "steps"));
+    fputs(", PEC walls (or the nearest each code has). MCells/s = cells × steps / s: a peer's from its own "
+          "figure or its own timer, the step only (set-up, compile and JIT in their own column). "
+          "**peer ÷ suite**: the peer's time per step over the suite's fastest step of the same "
+          "coefficient storage and grid (the same precision where measured): above 1 the suite is "
+          "faster. check: a field value each peer printed after its run, so that a run that did "
+          "nothing is caught (the suite's rows are verified against the reference instead).\n\n",
+          o);
+    fputs("| code | version | variant | precision | coefficients | material model | grid | threads | steps | ms/step "
+          "| MCells/s | set-up s | check | peer ÷ suite |\n|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|\n",
+          o);
+    /* Grid by grid in the order of the file, the suite's rows first, then the peers'. */
+    for (int g = 0; g < f->nrow; g++) {
+        int first_of_grid = 1;
+        for (int y = 0; y < g && first_of_grid; y++) {
+            int same = 1;
+            for (int d = 0; d < 3 && same; d++) same = !strcmp(cell(f, y, axes[d]), cell(f, g, axes[d]));
+            first_of_grid = !same;
+        }
+        if (!first_of_grid) continue;
+        for (int pass = 0; pass < 2; pass++)
+        for (int r = 0; r < f->nrow; r++) {
+            int same = 1;
+            for (int d = 0; d < 3 && same; d++) same = !strcmp(cell(f, r, axes[d]), cell(f, g, axes[d]));
+            if (!same || is_suite(f, r) != !pass) continue;
+            static const char *const text[] = {"code", "code_version", "variant", "precision", "coef"};
+            fputc('|', o);
+            for (size_t k = 0; k < COUNT(text); k++) {
+                fputc(' ', o);
+                md(o, cell(f, r, text[k]));
+                fputs(" |", o);
+            }
+            fputc(' ', o);
+            md(o, is_suite(f, r) ? suite_model(cell(f, r, "coef")) : cell(f, r, "model"));
+            fprintf(o, " | %s×%s×%s | %s | %s |", cell(f, r, "nx"), cell(f, r, "ny"), cell(f, r, "nz"),
+                    !strcmp(cell(f, r, "device"), "gpu") ? "GPU" : cell(f, r, "threads"), cell(f, r, "steps"));
+            put_num(o, "%.4g", num(f, r, "median_ms"));
+            double mc = num(f, r, "mcells_per_s");
+            put_num(o, mc >= 100 ? "%.1f" : "%.4g", mc);
+            put_num(o, "%.3g", col(f, "setup_s") < 0 ? NAN : num(f, r, "setup_s"));
+            fputc(' ', o);
+            md(o, is_suite(f, r) && num(f, r, "verified") == 1 ? "verified" : cell(f, r, "check"));
+            fputs(" |", o);
+            put_num(o, "%.2f", peer_ratio(f, r));
+            fputc('\n', o);
+        }
+    }
+    fputc('\n', o);
+}
+
 /* Figures in a sensible reading order: the paper's comparison first. */
 static int figure_rank(const char *name)
 {
     char ref_blocks[40]; /* the reference scheme's heatmap before the others */
     snprintf(ref_blocks, sizeof ref_blocks, "blocks-%s", scheme_reference() ? scheme_reference()->name : "");
-    const char *const order[] = {"throughput", "roofline", "sizes", ref_blocks, "blocks", "dispersion-vs-ppw"};
-    for (int i = 0; i < 6; i++)
+    const char *const order[] = {"throughput", "roofline", "sizes", "peers", ref_blocks, "blocks", "dispersion-vs-ppw"};
+    for (int i = 0; i < 7; i++)
         if (!strncmp(name, order[i], strlen(order[i]))) return i;
-    return 6;
+    return 7;
 }
 
 static int by_rank(const void *a, const void *b)
@@ -533,13 +657,32 @@ static void write_figures(FILE *o, const char *results, const char *sub)
     free(dir);
 }
 
+/* The newest peers file of a machine (date, then name), and how many it has. */
+static const struct csv *newest_peers(const struct machine *m, int *holders)
+{
+    const struct csv *best = NULL;
+    for (int i = 0; i < m->npeers; i++) {
+        const struct csv *f = &m->peers[i];
+        if (!f->nrow) continue;
+        int d = best ? strcmp(latest(f, NULL), latest(best, NULL)) : 1;
+        if (d > 0 || (d == 0 && strcmp(f->name, best->name) > 0)) best = f;
+    }
+    if (holders) *holders = m->npeers;
+    return best;
+}
+
 static void write_machine(FILE *o, const char *results, const struct machine *m)
 {
     int holders;
     const struct csv *f = newest(m, NULL, &holders);
     fprintf(o, "## %s\n\n", m->name);
     if (!f) {
-        fputs("No rows yet.\n\n", o);
+        const struct csv *p = newest_peers(m, &holders);
+        if (p) write_peers(o, "###", p, holders);
+        else fputs("No rows yet.\n\n", o);
+        char *sub = join(m->name, "plots");
+        if (p) write_figures(o, results, sub);
+        free(sub);
         return;
     }
     static const char *const context[][2] = {
@@ -586,6 +729,8 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
             fprintf(o, "`: %d rows from `%s` (%s)\n", rows, g->name, latest(g, table));
         }
     if (listed) fputc('\n', o);
+    const struct csv *p = newest_peers(m, &holders);
+    if (p) write_peers(o, "###", p, holders);
     char *sub = join(m->name, "plots");
     write_figures(o, results, sub);
     free(sub);
@@ -644,7 +789,28 @@ static void write_page(FILE *o, const struct page_kind *k, const struct csv *f)
     for (size_t t = 0; t < k->ntables; t++) write_table(o, "##", &k->tables[t], k->mt, f, 1);
 }
 
-/* The page of one CSV beside it; k NULL: the bench's or the step's, as its header says. */
+/* A peers file's page (scripts/peers.sh, scripts/gpu_peers.sh): its device, the peers table and
+ * what the columns a peers file adds mean. */
+static void write_peers_page(FILE *o, const struct csv *f)
+{
+    if (!f->nrow) return;
+    fprintf(o, "# %s peers: ", cell(f, 0, "device"));
+    md(o, cell(f, 0, "device_name"));
+    fputs("\n\n", o);
+    md(o, cell(f, 0, "device_detail"));
+    if (*cell(f, 0, "driver")) fprintf(o, "; driver %s", cell(f, 0, "driver"));
+    fputs(". Command: `scripts/peers.sh` (CPU) or `scripts/gpu_peers.sh` (GPU). The suite's rows were verified "
+          "against the double-precision reference before timing.\n\n"
+          "- set-up s (`setup_s`): the peer's wall time outside its timed steps (building the model, compiling "
+          "kernels, JIT, writing output); fdtdx: jax.jit's lower and compile.\n"
+          "- check (`check`): a field value the peer printed or wrote after its run.\n"
+          "- material model (`model`): how the peer keeps its materials; coefficients names the suite's storage it "
+          "is compared with.\n\n",
+          o);
+    write_peers(o, "##", f, 1);
+}
+
+/* The page of one CSV beside it; k NULL: the bench's, the step's or the peers', as it says. */
 static int report_page(const char *csv_path, const struct page_kind *k)
 {
     struct csv f;
@@ -653,6 +819,7 @@ static int report_page(const char *csv_path, const struct page_kind *k)
     if (slash) *slash = '\0';
     const char *folder = slash ? dir : ".";
     load_csv(&f, folder, name, k ? k->needs : NULL);
+    int peers = !k && f.steps && is_peers_file(&f);
     if (!k) k = f.steps ? &step_page : &bench_page;
     /* The Markdown beside the CSV, of the same name (.md for .csv), complete or absent (outfile.h). */
     char stem[OUTFILE_PATH_MAX], path[OUTFILE_PATH_MAX];
@@ -661,11 +828,13 @@ static int report_page(const char *csv_path, const struct page_kind *k)
     struct outfile o;
     int rc = -1;
     if (!outfile_path(path, sizeof path, "--results", "%s/%s.md", folder, stem) && !outfile_open(&o, folder, path)) {
-        write_page(o.f, k, &f);
+        if (peers) write_peers_page(o.f, &f);
+        else write_page(o.f, k, &f);
         rc = outfile_link(&o, stem, ".md", 0);
     }
     if (!rc) {
-        write_page(stdout, k, &f);
+        if (peers) write_peers_page(stdout, &f);
+        else write_page(stdout, k, &f);
         fprintf(stderr, "wrote %s and %s\n", csv_path, o.path);
     }
     free_csv(&f);
@@ -752,6 +921,24 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
                 if (outfile_replace(&out, name)) exit(1);
                 free(path);
             }
+        /* peers.csv: the newest peers file's rows, with the ratio of the page (peer_ratio). */
+        const struct csv *p = newest_peers(&ms[i], NULL);
+        if (p) {
+            char *path = join(mdir, "peers.csv");
+            struct outfile out;
+            if (outfile_open(&out, mdir, path)) exit(1);
+            for (int c = 0; c < p->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", p->head[c]);
+            fputs(",source,ratio_to_suite\n", out.f);
+            for (int q = 0; q < p->nrow; q++) {
+                for (int c = 0; c < p->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", cell(p, q, p->head[c]));
+                fprintf(out.f, ",%s,", p->name);
+                double rs = peer_ratio(p, q);
+                if (!isnan(rs)) fprintf(out.f, "%.6g", rs);
+                fputc('\n', out.f);
+            }
+            if (outfile_replace(&out, "peers.csv")) exit(1);
+            free(path);
+        }
         free(mdir);
     }
 }
@@ -812,6 +999,21 @@ int cmd_report(int argc, char **argv)
         }
         nfiles += ms[i].nfiles;
         free(csvs);
+        /* steps/peers-*.csv: the full-step files that hold peers' rows. */
+        ms[i].peers = NULL;
+        ms[i].npeers = 0;
+        if (is_kind(dir, "steps", 1)) {
+            char *steps = join(dir, "steps");
+            char **pcsvs = list_dir(steps, is_peers_csv, &ms[i].npeers);
+            ms[i].peers = xmalloc(sizeof *ms[i].peers * ms[i].npeers);
+            for (int k = 0; k < ms[i].npeers; k++) {
+                load_csv(&ms[i].peers[k], steps, pcsvs[k], &step_needs);
+                free(pcsvs[k]);
+            }
+            nfiles += ms[i].npeers;
+            free(pcsvs);
+            free(steps);
+        }
         free(dir);
     }
 
@@ -834,10 +1036,10 @@ int cmd_report(int argc, char **argv)
     write_legend(o, &update_metrics);
     if (!nfiles) fputs("No results yet: `make bench` measures them.\n\n", o);
     for (int i = 0; i < nm; i++)
-        if (ms[i].nfiles) fprintf(o, "- [%s](#%s)\n", ms[i].name, ms[i].name);
+        if (ms[i].nfiles || ms[i].npeers) fprintf(o, "- [%s](#%s)\n", ms[i].name, ms[i].name);
     fputc('\n', o);
     for (int i = 0; i < nm; i++)
-        if (ms[i].nfiles) write_machine(o, results, &ms[i]);
+        if (ms[i].nfiles || ms[i].npeers) write_machine(o, results, &ms[i]);
     fputs("## Dispersion (analysis, not measurement)\n\n", o);
     write_figures(o, results, "plots");
 
@@ -848,6 +1050,8 @@ done:
     for (int i = 0; i < nm; i++) {
         for (int k = 0; k < ms[i].nfiles; k++) free_csv(&ms[i].files[k]);
         free(ms[i].files);
+        for (int k = 0; k < ms[i].npeers; k++) free_csv(&ms[i].peers[k]);
+        free(ms[i].peers);
         free(names[i]);
     }
     free(ms);

@@ -3,12 +3,14 @@
 # folder, $OUT the folder that comes back):
 #   bash scripts/gpu_session.sh ["FDTDBENCH ARGS" ...]
 #   e.g. bash scripts/gpu_session.sh "tune --scheme yee,fv24" "bench --device gpu"
-# Shows the GPU, builds for sm_90, runs make test, then build/fdtdbench with each argument's
-# words in turn (a failed one does not stop the next), and packs
+# Shows the GPU, builds (plain C: the GPU kernels are compiled at run time by NVRTC for this GPU,
+# into the kernel cache), runs make test, then build/fdtdbench with each argument's words in
+# turn (a failed one does not stop the next), each timed, and packs
 # the results/ files this session wrote into $OUT/results.tgz. Logs: $OUT/*.log. Everything
 # runs inside SESSION_SECONDS (570, under the tool's 600 s limit), so the packing always happens.
 # Exit status: 0 if every step that ran succeeded. Environment: BUILD (build), JOBS (16),
-# SKIP_TESTS=1 to go straight to the benchmark (a later call in a session that tested already).
+# SKIP_TESTS=1 to go straight to the benchmark (a later call in a session that tested already),
+# FRESH=1 to start as a new GPU would: no tuned file for it, an empty kernel cache.
 set -u -o pipefail
 OUT=${OUT:-gpu-session-out}
 mkdir -p "$OUT"
@@ -16,9 +18,9 @@ start=$(date +%s)
 deadline=$((start + ${SESSION_SECONDS:-570}))
 stamp=$(mktemp)  # results/ files newer than this one were written by this session
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
-arch=-gencode=arch=compute_90,code=sm_90
 BUILD=${BUILD:-build}
-mk=(make -j"${JOBS:-16}" BUILD="$BUILD" CUDA_ARCH="$arch")
+mk=(make -j"${JOBS:-16}" BUILD="$BUILD")
+times=""
 build="not run" tests="not run" bench=""
 
 # Runs COMMAND... with its output shown and kept in $OUT/LOG, stopped SPARE seconds before the
@@ -29,7 +31,11 @@ step() { # LOG SPARE COMMAND...
     left=$((deadline - spare - $(date +%s)))
     if [ "$left" -le 5 ]; then echo "(no time left for: $*)"; return 124; fi
     echo "== $* (at most ${left}s)"
+    local t0=$(date +%s) rc
     timeout --kill-after=10 "$left" "$@" 2>&1 | tee "$OUT/$log"
+    rc=${PIPESTATUS[0]}
+    times="$times${times:+, }$log $(($(date +%s) - t0))s"
+    return "$rc"
 }
 verdict() { # EXIT_STATUS
     case $1 in 0) echo ok ;; 124|137) echo "STOPPED at the deadline" ;; *) echo "FAILED ($1)" ;; esac
@@ -39,6 +45,13 @@ echo "== nvidia-smi"
 nvidia-smi 2>&1 | tee "$OUT/nvidia-smi.log"
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
 
+if [ "${FRESH:-0}" = 1 ]; then
+    export FDTDBENCH_CACHE=$PWD/$BUILD/fresh-cache
+    rm -rf "$FDTDBENCH_CACHE"
+    slug=$(echo "gpu-$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/-$//')
+    echo "== a new GPU: no results/tuned/$slug.conf, an empty kernel cache"
+    rm -f "results/tuned/$slug.conf"
+fi
 step build.log 60 "${mk[@]}"
 rc=$?
 build=$(verdict $rc)
@@ -77,4 +90,5 @@ echo "build:   $build"
 echo "tests:   $tests"
 echo "bench:   ${bench:-not asked for}"
 echo "results: $packed"
+echo "times:   $times"
 [ "$build" = ok ] && [[ "$tests" != *FAILED* && "$tests" != *STOPPED* ]] && [[ "$bench" != *FAILED* && "$bench" != *STOPPED* ]]

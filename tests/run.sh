@@ -1,9 +1,12 @@
 #!/bin/sh
 # Runs every test program and shell test, then prints one closing line:
 # "N passed, N failed, N skipped". Exit status 1 if anything failed.
-# Environment: BUILD (build folder), NVCC (empty when the build had no CUDA).
+# Environment: BUILD (build folder). Where nvcc is on the PATH, NVCC_PATH names it for the test
+# that compares NVRTC's kernels with nvcc's (test_gpu, on a GPU).
 BUILD=${BUILD:-build}
 export FDTDBENCH="$BUILD/fdtdbench"
+NVCC_PATH=$(command -v nvcc 2>/dev/null)
+export NVCC_PATH
 passed=0 failed=0 skipped=0
 log=$(mktemp) skips=$(mktemp)
 trap 'rm -f "$log" "$skips"' EXIT

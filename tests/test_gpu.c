@@ -2,6 +2,8 @@
  * that no block shape divides, launch geometry beyond the 65535-block limits, block-shape
  * checks, launch failures reported rather than lost, reproducible random fills, and the
  * bandwidth probe. Without a usable GPU each test that needs one is skipped with the reason. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <omp.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -57,68 +59,182 @@ static int verify(const struct kernel_entry *k, const int grid[3], const int blo
     return rc;
 }
 
+/* The launches a test verifies: listed first, so that their kernels compile in parallel (one
+ * NVRTC compilation per launch shape a variant makes constant) before any runs. */
+struct launch {
+    const struct kernel_entry *k;
+    const int *grid;
+    int block[3], nodes, rows, stages;
+    int own;    /* the kernel's own default rows and depth: must be taken */
+    int tiling; /* counted among the tiled variants' row and depth launches */
+};
+enum { MAX_TEST_LAUNCHES = 1 << 14 };
+static struct launch launches[MAX_TEST_LAUNCHES];
+static int nlaunches;
+
+static void add(const struct kernel_entry *k, const int *grid, const int block[3], int nodes, int rows, int stages,
+                int own, int tiling)
+{
+    if (nlaunches < MAX_TEST_LAUNCHES)
+        launches[nlaunches++] = (struct launch){k, grid, {block[0], block[1], block[2]}, nodes, rows, stages, own, tiling};
+}
+
+static void compile_launches(void)
+{
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic)
+    for (int i = 0; i < nlaunches; i++) {
+        const struct launch *l = &launches[i];
+        prepare_launches(gpu, l->k, l->grid, 1, &l->block, &l->nodes, &l->rows, &l->stages);
+    }
+    printf("  %d launches compiled (or found in the kernel cache) in %.1f s\n", nlaunches, omp_get_wtime() - t0);
+}
+
 /* Every kernel, on verify_grid (37x29x23: odd, divided by no block shape), at its variant's
  * default launch and two more 3-D (or, for flat variants, 2-D) shapes; marching variants also
- * with 1, 2, 3 (the run-time loop), 8 and 64 (more than the grid's planes) nodes per thread,
- * none of which divides 23. A launch the variant refuses (check_launch) must say why; each
- * kernel must match the reference at two launches at least. Tiled variants (rows in their
- * traits) also at their default block and nodes with every row count of 1, 2, 4, 8 and every
- * pipeline depth of 1 to 4 that the kernel takes (tiles of 4 to 64 rows of nodes, partial ones
- * against 29; rings of 4 to 16 planes), on both grids; their own default rows and depth must be
- * taken. */
+ * with 1, 3 (a column not unrolled in zmarch's f64) and 64 (more than the grid's planes) nodes
+ * per thread, none of which divides 23. A launch the variant refuses (check_launch) must say why;
+ * each kernel must match the reference at three launches at least. Tiled variants (rows in their
+ * traits), in each scheme's Hx and Ez kernels, also at their default block and nodes with every
+ * row count of 1, 2, 4, 8 and every pipeline depth of 1 to 4 (tiles of 4 to 64 rows of nodes,
+ * partial ones against 29; rings of 4 to 16 planes), and at a tile no power of two (40x3, 3 rows:
+ * any width compiles now), on both grids; their own default rows and depth must be taken. */
 static void test_every_kernel_matches_reference(void)
 {
     NEED_GPU();
     static const int blocks[][3] = {{32, 4, 2}, {16, 8, 8}}, flat_blocks[][3] = {{32, 4, 1}, {64, 2, 1}};
-    static const int nodes[] = {1, 2, 3, 8, 64}, rows[] = {1, 2, 4, 8}, stages[] = {1, 2, 3, 4};
-    /* Rows of 48 values (44 + 2 * HALO) are 16-byte aligned in both precisions: tile25d's
-     * vector copies; verify_grid's rows of 41 take its value-by-value path. */
+    static const int nodes[] = {1, 3, 64}, rows[] = {1, 2, 4, 8}, stages[] = {1, 2, 3, 4}, odd_tile[3] = {40, 3, 1};
+    /* Rows of 48 values (44 + 2 * HALO) are 16-byte aligned in both precisions: the tiled
+     * variants' vector copies; verify_grid's rows of 41 take their value-by-value path. */
     static const int aligned_grid[3] = {44, 29, 23};
-    int failures = 0, launches = 0, tiled = 0;
+    nlaunches = 0;
     for (int i = 0; i < gpu_kernel_table_len; i++) {
         const struct kernel_entry *k = &gpu_kernel_table[i];
         const struct variant_traits *t = &k->traits;
-        int verified = 0;
         for (int g = 0; g < 2; g++)
-        for (int b = -1; b < 2; b++) {
+            for (int b = -1; b < 2; b++) {
+                const int *grid = g ? aligned_grid : verify_grid;
+                const int *block = b < 0 ? t->block : t->flat ? flat_blocks[b] : blocks[b];
+                if (!block[0]) continue; /* no default launch declared */
+                for (int n = 0; n < (t->marches && b >= 0 ? 3 : 1); n++) add(k, grid, block, b < 0 ? t->nodes : nodes[n], 0, 0, 0, 0);
+            }
+        if (!t->block[0] || !t->rows || (k->component != HX && k->component != EZ)) continue;
+        for (int g = 0; g < 2; g++) { /* the value-by-value copies, and the 16-byte ones */
             const int *grid = g ? aligned_grid : verify_grid;
-            const int *block = b < 0 ? t->block : t->flat ? flat_blocks[b] : blocks[b];
-            if (!block[0]) continue; /* no default launch declared */
-            for (int n = 0; n < (t->marches ? 5 : 1); n++) {
-                const int nn = b < 0 ? t->nodes : nodes[n];
-                char why[256] = "";
-                if (check_launch(gpu, k, grid, block, nn, 0, 0, why, sizeof why)) {
-                    CHECK(why[0], "%s refused block %dx%dx%d without a reason", k->variant, block[0], block[1], block[2]);
-                    continue;
-                }
-                launches++;
-                if (verify(k, grid, block, nn, 0, 0)) failures++;
-                else verified++;
+            for (int r = 0; r < 4; r++)
+                for (int d = 0; d < 4; d++)
+                    add(k, grid, t->block, t->nodes, rows[r], stages[d], rows[r] == t->rows && stages[d] == t->stages, 1);
+            add(k, grid, odd_tile, 5, 3, t->stages, 1, 1);
+        }
+    }
+    compile_launches();
+    int failures = 0, verified_launches = 0, tiled = 0, *verified = calloc((size_t)gpu_kernel_table_len, sizeof *verified);
+    for (int i = 0; i < nlaunches; i++) {
+        const struct launch *l = &launches[i];
+        char why[256] = "";
+        if (check_launch(gpu, l->k, l->grid, l->block, l->nodes, l->rows, l->stages, why, sizeof why)) {
+            CHECK(why[0] && !l->own, "%s %s %s refused block %dx%dx%d, %d rows, %d stages (%s): %s", l->k->variant,
+                  l->k->scheme, component_names[l->k->component], l->block[0], l->block[1], l->block[2], l->rows,
+                  l->stages, l->own ? "its own default" : "no reason", why);
+            continue;
+        }
+        if (verify(l->k, l->grid, l->block, l->nodes, l->rows, l->stages)) {
+            failures++;
+            continue;
+        }
+        verified_launches++, tiled += l->tiling;
+        if (verified) verified[l->k - gpu_kernel_table]++;
+    }
+    for (int i = 0; verified && i < gpu_kernel_table_len; i++) {
+        const struct kernel_entry *k = &gpu_kernel_table[i];
+        CHECK(verified[i] >= 3, "%s %s %s %s %s: only %d launches verified", k->variant, k->scheme,
+              component_names[k->component], precision_names[k->precision], coef_names[k->coef], verified[i]);
+    }
+    free(verified);
+    printf("  %d kernels, %d launches verified on %dx%dx%d and %dx%dx%d: %d mismatches\n", gpu_kernel_table_len,
+           verified_launches, verify_grid[0], verify_grid[1], verify_grid[2], aligned_grid[0], aligned_grid[1],
+           aligned_grid[2], failures);
+    printf("  tiled variants: %d of them at each row count and pipeline depth they take, and a 40x3 tile\n", tiled);
+}
+
+/* NVRTC's code computes what nvcc's computes from the same source (make kernel's): each tiled
+ * kernel (every scheme, component, precision and storage) at its default launch, on the same
+ * random inputs, output compared bit for bit with the kernel nvcc compiles where nvcc is found
+ * (FDTDBENCH_TEST_NVCC, rtc.c). */
+void gpu_kernels_forget(void); /* launch.c */
+
+static int run_on_inputs(const struct kernel_entry *k, double *out)
+{
+    const struct scheme *s = scheme_find(k->scheme);
+    enum { MAX_ARRAYS = 2 * MAX_LEVELS + MAX_GROUPS + 2 };
+    const int *g = verify_grid;
+    const size_t cells = (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO), size = k->precision == F32 ? 4 : 8;
+    void *arr[MAX_ARRAYS] = {0};
+    struct kernel_args a = {.nx = g[0], .ny = g[1], .nz = g[2], .sy = g[0] + 2 * HALO,
+                            .sz = (long)(g[0] + 2 * HALO) * (g[1] + 2 * HALO), .block = {k->traits.block[0],
+                            k->traits.block[1], k->traits.block[2]}, .nodes = k->traits.nodes};
+    int n = 0;
+    for (int i = 0; i < s->levels + 2 + (k->coef == COEF_ARRAY ? s->levels + s->ngroups : 0); i++) {
+        if (!(arr[n] = gpu->alloc(cells * size))) return -1;
+        gpu->fill_random(arr[n], cells, k->precision, 100 + n, -1, 1), n++;
+    }
+    int at = 0;
+    for (int l = 0; l < s->levels; l++) a.level[l] = arr[at++], a.da_u[l] = 0.9;
+    a.out = (void *)a.level[s->levels - 1], a.plus = arr[at++], a.minus = arr[at++];
+    for (int g2 = 0; g2 < s->ngroups; g2++) a.db_u[g2] = 0.3;
+    for (int l = 0; k->coef == COEF_ARRAY && l < s->levels; l++) a.da[l] = arr[at++];
+    for (int g2 = 0; k->coef == COEF_ARRAY && g2 < s->ngroups; g2++) a.db[g2] = arr[at++];
+    char why[256];
+    int rc = gpu->run_once(k->fn, &a, why, sizeof why);
+    void *host = malloc(cells * size);
+    if (!rc && host) {
+        gpu->download(host, a.out, cells * size);
+        for (size_t c = 0; c < cells; c++) out[c] = size == 4 ? ((float *)host)[c] : ((double *)host)[c];
+    }
+    free(host);
+    for (int i = 0; i < n; i++) gpu->release(arr[i]);
+    return rc || !host ? -1 : 0;
+}
+
+static void test_nvrtc_matches_nvcc(void)
+{
+    NEED_GPU();
+    const char *nvcc = getenv("NVCC_PATH");
+    if (!nvcc || !nvcc[0]) SKIP("no nvcc to compare with (NVCC_PATH unset: run.sh sets it where nvcc is on the PATH)");
+    const int *g = verify_grid;
+    const size_t cells = (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO);
+    int n = 0, differ = 0, idx[4 * MAX_SCHEMES * NCOMPONENTS];
+    for (int i = 0; i < gpu_kernel_table_len && n < 4 * MAX_SCHEMES * NCOMPONENTS; i++)
+        if (!strcmp(gpu_kernel_table[i].variant, "tile25d")) idx[n++] = i;
+    double *ref = malloc(sizeof(double) * cells * (size_t)n), *got = malloc(sizeof(double) * cells);
+    CHECK(ref && got && n > 0, "%d tile25d kernels, or out of memory", n);
+    if (!ref || !got || !n) {
+        free(ref), free(got);
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) setenv("FDTDBENCH_TEST_NVCC", nvcc, 1), gpu_kernels_forget();
+        nlaunches = 0;
+        for (int i = 0; i < n; i++) {
+            const struct kernel_entry *k = &gpu_kernel_table[idx[i]];
+            add(k, verify_grid, k->traits.block, k->traits.nodes, 0, 0, 1, 0);
+        }
+        compile_launches();
+        for (int i = 0; i < n; i++) {
+            const struct kernel_entry *k = &gpu_kernel_table[idx[i]];
+            double *out = pass ? got : ref + (size_t)i * cells;
+            CHECK(run_on_inputs(k, out) == 0, "%s %s %s %s: did not run", k->scheme, component_names[k->component],
+                  precision_names[k->precision], coef_names[k->coef]);
+            if (pass && memcmp(got, ref + (size_t)i * cells, sizeof(double) * cells)) {
+                differ++;
+                CHECK(0, "%s %s %s %s: NVRTC's and nvcc's outputs differ", k->scheme, component_names[k->component],
+                      precision_names[k->precision], coef_names[k->coef]);
             }
         }
-        CHECK(verified >= 4, "%s %s %s: only %d launches verified", k->variant, k->scheme,
-              component_names[k->component], verified);
-        if (!t->block[0] || !t->rows) continue;
-        /* a tiled variant's rows and depths, at its default block and nodes: each one it takes */
-        for (int g = 0; g < 2; g++) /* the value-by-value copies, and the 16-byte ones */
-            for (int r = 0; r < 4; r++)
-                for (int d = 0; d < 4; d++) {
-                    const int *grid = g ? aligned_grid : verify_grid;
-                    const int own = rows[r] == t->rows && stages[d] == t->stages;
-                    char why[256] = "";
-                    if (check_launch(gpu, k, grid, t->block, t->nodes, rows[r], stages[d], why, sizeof why)) {
-                        CHECK(why[0] && !own, "%s %s %s refused %d rows, %d stages (%s): %s", k->variant, k->scheme,
-                              component_names[k->component], rows[r], stages[d], own ? "its own default" : "no reason",
-                              why);
-                        continue;
-                    }
-                    if (verify(k, grid, t->block, t->nodes, rows[r], stages[d])) failures++;
-                    else tiled++;
-                }
     }
-    printf("  %d kernels, %d launches on %dx%dx%d and %dx%dx%d: %d mismatches\n", gpu_kernel_table_len, launches,
-           verify_grid[0], verify_grid[1], verify_grid[2], aligned_grid[0], aligned_grid[1], aligned_grid[2], failures);
-    printf("  tiled variants: %d more launches verified at each row count and pipeline depth they take\n", tiled);
+    unsetenv("FDTDBENCH_TEST_NVCC"), gpu_kernels_forget();
+    printf("  %d tile25d kernels: NVRTC's and nvcc's outputs identical in %d\n", n, n - differ);
+    free(ref), free(got);
 }
 
 /* A new GPU works first time: every variant's default launch (its traits, else the paper's
@@ -249,6 +365,7 @@ int main(void)
     RUN(test_available);
     RUN(test_kernel_table_complete);
     RUN(test_every_kernel_matches_reference);
+    RUN(test_nvrtc_matches_nvcc);
     RUN(test_default_launches_accepted);
     RUN(test_grid_beyond_block_limits);
     RUN(test_check_block);

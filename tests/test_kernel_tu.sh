@@ -1,7 +1,9 @@
 #!/bin/sh
 # make kernel prints one kernel as a translation unit of its own: for every variant template of
-# each device, that output compiles alone (cc for the CPU, nvcc for the GPU where nvcc is
-# present), names the kernel it promises, and is headed by the update's counts.
+# each device, that output compiles alone (cc for the CPU; nvcc for the GPU where nvcc is
+# present, at the header's default launch, the source fdtdbench compiles with NVRTC), names the
+# kernel it promises (the CPU's entry point, the GPU's __global__ kernel), and is headed by the
+# update's counts.
 . tests/shlib.sh
 BUILD=${BUILD:-build}
 gen=$BUILD/gen/generate
@@ -18,13 +20,16 @@ for t in kernels_cpu/*.c.in kernels_gpu/*.cu.in; do
                 errors="$errors$(cat "$tmp/err")\n"
                 continue
             fi
-            grep -q "k_${sc}_${c}_f32_array_${v}_run" "$src" || errors="${errors}$src: no entry point k_${sc}_${c}_f32_array_${v}_run\n"
+            name=k_${sc}_${c}_f32_array_${v}
+            if [ $ext = c ]; then entry="${name}_run"; else entry="${name}(const"; fi
+            grep -q "$entry" "$src" || errors="${errors}$src: no entry point $entry\n"
+            [ $ext = c ] || grep -q 'extern "C" __global__' "$src" || errors="${errors}$src: no extern \"C\" __global__ kernel\n"
             head -n 2 "$src" | grep -q "flops, [0-9]* reads and 1 write" || errors="${errors}$src: no counts in its heading\n"
             if [ $ext = c ]; then
                 cc -std=c11 -Wall -Wextra -Werror -fopenmp -O1 -Istencils -Icodegen -Ikernels_cpu -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
                     errors="$errors$(head -n 5 "$tmp/err")\n"
             elif command -v "${NVCC:-nvcc}" >/dev/null 2>&1; then
-                "${NVCC:-nvcc}" -std=c++17 -arch=sm_90 -O1 -Istencils -Icodegen -Ikernels_gpu -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
+                "${NVCC:-nvcc}" -std=c++17 -arch=sm_90 -O1 -Istencils -Icodegen -Iengine -Ikernels_gpu -c -o "$tmp/o.o" "$src" 2>"$tmp/err" ||
                     errors="$errors$(head -n 5 "$tmp/err")\n"
             fi
         done

@@ -145,7 +145,8 @@ static void verification_matches_launch(void)
 
 /* Tuned-file lines: a new one (with rows and stages) reads back as printed; those from before
  * either column read it as 0 (the kernel's default) and are printed back so; every line of the
- * committed tuned files loads; tuned_block finds each kind; tuned_fastest_variant ranks the kernels. */
+ * committed tuned files loads; tuned_block finds each kind, and of a kernel tuned at several grids
+ * the line of the grid nearest the run's; tuned_fastest_variant ranks the kernels at a grid. */
 static void tuned_lines_old_and_new(void)
 {
     struct tuned_entry e, back;
@@ -206,26 +207,45 @@ static void tuned_lines_old_and_new(void)
         fputs("fv24 hx f64 array linear 256x1x1 1 1 5000.0 900.0 512x512x512\n"
               "fv24 hx f64 array tile25d 128x2x1 32 2 6000.0 1000.0 512x512x512\n"
               "fv24 hx f64 array step:fused25d 64x4x1 1 1 9000.0 1.0 512x512x512\n"
-              "fv24 hx f32 array linear 256x1x1 1 1 8000.0 1400.0 512x512x512\n",
+              "fv24 hx f32 array linear 256x1x1 1 1 8000.0 1400.0 512x512x512\n"
+              "fv24 hx f32 uniform tile25d 100x2x1 16 2 3 11000.0 2000.0 300x300x300\n"
+              "fv24 hx f64 array linear 128x1x1 1 1 7000.0 900.0 300x300x300\n",
               f);
         fclose(f);
     }
     int block[3], nodes, rows, stages;
-    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", block, &nodes, &rows, &stages) == 0 &&
+    static const int g512[3] = {512, 512, 512}, g300[3] = {300, 300, 300}, g384[3] = {384, 384, 384},
+                     g640[3] = {640, 640, 640};
+    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g512, block, &nodes, &rows, &stages) == 0 &&
               rows == 4 && stages == 2 && block[0] == 32,
           "new line: %dx%dx%d, rows %d, stages %d", block[0], block[1], block[2], rows, stages);
-    CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", block, &nodes, &rows, &stages) == 0 &&
+    CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", g512, block, &nodes, &rows, &stages) == 0 &&
               rows == 0 && stages == 0 && block[0] == 128 && nodes == 64,
           "old line, from another component: %dx%dx%d, rows %d", block[0], block[1], block[2], rows);
-    CHECK(tuned_block("gpu-test", "s22", HX, F32, COEF_ARRAY, "tile25d", block, &nodes, &rows, &stages) == 0 &&
+    CHECK(tuned_block("gpu-test", "s22", HX, F32, COEF_ARRAY, "tile25d", g512, block, &nodes, &rows, &stages) == 0 &&
               rows == 2 && stages == 0 && block[0] == 64,
           "line from before stages: %dx%dx%d, rows %d, stages %d", block[0], block[1], block[2], rows, stages);
-    /* The fastest kernel variant of a precision (bench's f64 table): not a full step's line. */
+    /* A kernel tuned at 512^3 and 300^3: each run takes the nearer grid's line (384^3 is nearer 300^3
+     * by cell count), another component the same. */
+    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g300, block, &nodes, &rows, &stages) == 0 &&
+              block[0] == 100 && nodes == 16 && rows == 2 && stages == 3,
+          "at 300^3: %dx%dx%d, rows %d, stages %d", block[0], block[1], block[2], rows, stages);
+    CHECK(tuned_block("gpu-test", "fv24", EZ, F32, COEF_UNIFORM, "tile25d", g384, block, &nodes, &rows, &stages) == 0 &&
+              block[0] == 100,
+          "at 384^3, another component: %dx%dx%d", block[0], block[1], block[2]);
+    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g640, block, &nodes, &rows, &stages) == 0 &&
+              block[0] == 32,
+          "at 640^3: %dx%dx%d", block[0], block[1], block[2]);
+    /* The fastest kernel variant of a precision (bench's f64 table) at a grid: not a full step's
+     * line, and only the nearest grid's lines compete. */
     char variant[32] = "";
-    CHECK(tuned_fastest_variant("gpu-test", "fv24", HX, F64, COEF_ARRAY, variant, sizeof variant) == 0 &&
+    CHECK(tuned_fastest_variant("gpu-test", "fv24", HX, F64, COEF_ARRAY, g512, variant, sizeof variant) == 0 &&
               !strcmp(variant, "tile25d"),
-          "fastest f64 variant: '%s'", variant);
-    CHECK(tuned_fastest_variant("gpu-test", "s44", HX, F64, COEF_ARRAY, variant, sizeof variant) == -1,
+          "fastest f64 variant at 512^3: '%s'", variant);
+    CHECK(tuned_fastest_variant("gpu-test", "fv24", HX, F64, COEF_ARRAY, g300, variant, sizeof variant) == 0 &&
+              !strcmp(variant, "linear"),
+          "fastest f64 variant at 300^3: '%s'", variant);
+    CHECK(tuned_fastest_variant("gpu-test", "s44", HX, F64, COEF_ARRAY, g512, variant, sizeof variant) == -1,
           "a scheme without lines has a fastest variant");
     CHECK(chdir(cwd) == 0, "cannot return to %s", cwd);
 }

@@ -74,7 +74,8 @@ pairs="throughput.gp:cpu-synthetic-sample/plots/throughput throughput.gp:gpu-syn
     cycles.gp:cpu-synthetic-sample/plots/cycles
     roofline.gp:cpu-synthetic-sample/plots/roofline roofline.gp:gpu-synthetic-sample/plots/roofline
     dispersion_ppw.gp:plots/dispersion-vs-ppw dispersion_angle.gp:plots/dispersion-vs-angle
-    cost.gp:cpu-synthetic-sample/plots/cost-vs-budget"
+    cost.gp:cpu-synthetic-sample/plots/cost-vs-budget
+    peers.gp:cpu-synthetic-sample/plots/peers peers.gp:gpu-synthetic-sample/plots/peers"
 f=
 for pair in $pairs; do
     p="$tmp/r/${pair#*:}"

@@ -231,4 +231,36 @@ bad bad_short_row "x.csv:3: 39 fields where the header has 40" --results "$tmp/b
 mkb 'BEGIN { OFS = "," } NR == 4 { $19 = "fast" } { print }'
 bad bad_number "x.csv:4: column mcells_per_s: 'fast' is not a number" --results "$tmp/b"
 
+# The peers tables (steps/peers-*.csv): each peer's time per step over the suite's fastest step
+# of the same coefficient storage and grid, per device; and the page of one peers file.
+peers_ratio() { # README MACHINE CODE GRID: the peer ÷ suite cells of that code at that grid
+    awk -v m="## $2" -v code="$3" -v grid="$4" '
+    $0 == m { inm = 1; next }
+    /^## / { inm = 0 }
+    inm && /^### Full step beside other FDTD codes/ { intab = 1; next }
+    /^### / { intab = 0 }
+    intab && /^\|/ { n = split($0, c, "|"); for (i = 2; i < n; i++) gsub(/^ +| +$/, "", c[i])
+        if (c[2] == code && c[8] == grid) print c[n - 1] }' "$1"
+}
+f=
+# CPU: openEMS 3 ms over fused indexed 2 ms; Meep (f64: no suite row of its precision) 10 ms
+# over fused uniform 2.5; gprMax 6 over 2. GPU: gprMax 0.08 over fused25d indexed 0.016,
+# fdtdx (array) 0.06 over fused array 0.03, at each grid.
+for want in "$cpu openEMS 100×100×100 1.50" "$cpu Meep 100×100×100 4.00" "$cpu gprMax 100×100×100 3.00" \
+    "$gpu gprMax 64×64×64 5.00" "$gpu gprMax 128×128×128 5.00" "$gpu fdtdx 128×128×128 2.00"; do
+    set -- $want
+    got=$(peers_ratio "$readme" "$1" "$2" "$3")
+    [ "$got" = "$4" ] || f="$f
+$1 $2 $3: peer ÷ suite '$got', expected $4"
+done
+[ "$(peers_ratio "$readme" "$cpu" fdtdbench 100×100×100 | sort -u)" = "" ] || f="$f
+a suite row has a ratio"
+rm -f "$tmp/r/$cpu/steps/"*.md
+"$bin" report --page "$tmp/r/$cpu/steps/peers-2000-01-04.csv" >/dev/null 2>"$tmp/err" || f="$f
+report --page of a peers file: $(cat "$tmp/err")"
+grep -q '^## Full step beside other FDTD codes (peers), CPU' "$tmp/r/$cpu/steps/peers-2000-01-04.md" 2>/dev/null ||
+    f="$f
+no peers table on the peers file's page"
+result peers_table_ratio "$f"
+
 summary

@@ -1,15 +1,16 @@
-/* The GPU backend: device 0 through the CUDA runtime. Every CUDA call is checked: a failure
- * goes back through a `why` string where the interface has one, and otherwise ends the program
- * with one line on stderr (exit 2), never silently. */
-#include <cuda_runtime.h>
-
+/* The GPU backend: device 0 through the CUDA runtime, every kernel compiled at run time for it
+ * (launch.c, rtc.c). Every CUDA call is checked: a failure goes back through a `why` string where
+ * the interface has one, and otherwise ends the program with one line on stderr (exit 2). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern "C" {
 #include "backend.h"
-}
+#include "gpu_internal.h"
+#include "gpu_rules.h"
+
+/* The backend's own kernels (support.cu), embedded by the generator. */
+extern const char *const gpu_support_texts[];
 
 /* One line on stderr and exit 2: for failures the interface has no way to return. */
 static void check(cudaError_t e, const char *what)
@@ -27,18 +28,94 @@ static int report(cudaError_t e, const char *what, char *why, size_t n)
     return -1;
 }
 
-static const cudaDeviceProp &props(void)
+static const struct cudaDeviceProp *props(void)
 {
-    static cudaDeviceProp p;
-    static bool loaded;
+    static struct cudaDeviceProp p;
+    static int loaded;
     if (!loaded) {
         check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
-        loaded = true;
+        loaded = 1;
     }
-    return p;
+    return &p;
 }
 
-/* ---- device ---------------------------------------------------------------------- */
+/* ---- the device and its code ------------------------------------------------------------- */
+
+static struct gpu_device dev; /* filled on first use */
+
+static void read_device(void)
+{
+    int count = 0;
+    const char *arch = rtc_forced_arch();
+    if (arch && (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)) {
+        /* compiling for a GPU that is not here (the cache command): CUDA's limits since Volta */
+        cudaGetLastError();
+        dev = (struct gpu_device){1024, {1024, 1024, 64}, 227 * 1024, 1, 2048, ""};
+        snprintf(dev.arch, sizeof dev.arch, "%s", arch);
+        return;
+    }
+    const struct cudaDeviceProp *p = props();
+    int optin = 0;
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "cudaDeviceGetAttribute");
+    dev.max_threads = p->maxThreadsPerBlock, dev.smem_optin = optin;
+    for (int i = 0; i < 3; i++) dev.max_dim[i] = p->maxThreadsDim[i];
+    dev.sms = p->multiProcessorCount, dev.threads_per_sm = p->maxThreadsPerMultiProcessor;
+    char why[256];
+    if (arch) snprintf(dev.arch, sizeof dev.arch, "%s", arch);
+    else if (rtc_arch(p->major, p->minor, dev.arch, sizeof dev.arch, why, sizeof why)) {
+        fprintf(stderr, "fdtdbench: the %s: %s\n", p->name, why);
+        exit(2);
+    }
+}
+
+/* Read once, by whichever thread asks first (the tuner compiles on every core). */
+const struct gpu_device *gpu_device(void)
+{
+#pragma omp critical(gpu_device)
+    if (!dev.max_threads) read_device();
+    return &dev;
+}
+
+const char *gpu_arch(void) { return rtc_forced_arch() ? rtc_forced_arch() : gpu_device()->arch; }
+
+const void *gpu_load(const struct rtc_code *c, const char *name)
+{
+    cudaLibrary_t lib;
+    cudaKernel_t k;
+    cudaError_t e = cudaLibraryLoadData(&lib, c->code, NULL, NULL, 0, NULL, NULL, 0);
+    if (e == cudaSuccess) e = cudaLibraryGetKernel(&k, lib, name);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "fdtdbench: CUDA: loading kernel %s (%s code): %s\n", name, gpu_arch(), cudaGetErrorString(e));
+        exit(2);
+    }
+    return (const void *)k; /* the runtime takes a cudaKernel_t wherever it takes a kernel */
+}
+
+const void *gpu_support_kernel(const char *name)
+{
+    static struct rtc_code code;
+    static struct {
+        const char *name;
+        const void *fn;
+    } loaded[16];
+    if (!code.code) rtc_build("support", gpu_support_texts[0], NULL, 0, gpu_arch(), &code);
+    int i = 0;
+    while (i < 16 && loaded[i].name && strcmp(loaded[i].name, name)) i++;
+    if (i == 16) {
+        fprintf(stderr, "fdtdbench: too many support kernels\n");
+        exit(2);
+    }
+    if (!loaded[i].name) loaded[i].name = name, loaded[i].fn = gpu_load(&code, name);
+    return loaded[i].fn;
+}
+
+void gpu_start(const void *fn, long gx, long gy, long gz, const unsigned block[3], size_t smem, void **params)
+{
+    const dim3 grid = {(unsigned)gx, (unsigned)gy, (unsigned)gz}, b = {block[0], block[1], block[2]};
+    cudaLaunchKernel(fn, grid, b, params, smem, 0); /* a failure stays CUDA's last error: checked by the callers */
+}
+
+/* ---- device ------------------------------------------------------------------------------ */
 
 /* The kernel module's version ("580.159.04"), which the CUDA runtime does not give; empty
  * where /proc does not have it. */
@@ -62,7 +139,7 @@ static int gpu_available(char *why, size_t n)
         char kmod[32];
         nvidia_driver_version(kmod);
         /* With no driver at all the runtime calls it "insufficient": say what is missing. */
-        bool no_driver = e == cudaErrorInsufficientDriver && !kmod[0];
+        const int no_driver = e == cudaErrorInsufficientDriver && !kmod[0];
         snprintf(why, n, no_driver ? "no CUDA device: no NVIDIA driver loaded (%s)" : "no CUDA device: %s",
                  cudaGetErrorString(e));
         cudaGetLastError(); /* leave no error behind for a later, unrelated check */
@@ -80,7 +157,7 @@ static int gpu_available(char *why, size_t n)
 
 static void gpu_describe(struct device_desc *d)
 {
-    const cudaDeviceProp &p = props();
+    const struct cudaDeviceProp *p = props();
     int mem_khz = 0, driver = 0, runtime = 0;
     check(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0), "cudaDeviceGetAttribute");
     check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
@@ -88,40 +165,40 @@ static void gpu_describe(struct device_desc *d)
     char kmod[32];
     nvidia_driver_version(kmod);
     memset(d, 0, sizeof *d);
-    snprintf(d->name, sizeof d->name, "%.*s", (int)sizeof d->name - 1, p.name);
+    snprintf(d->name, sizeof d->name, "%.*s", (int)sizeof d->name - 1, p->name);
     for (char *c = d->name; *c; c++)
         if (*c == ',') *c = ' '; /* names go into CSV fields */
     snprintf(d->detail, sizeof d->detail, "%d SMs, L2 %d MiB, memory clock %d MHz, bus %d bit, cc %d.%d",
-             p.multiProcessorCount, p.l2CacheSize >> 20, mem_khz / 1000, p.memoryBusWidth, p.major, p.minor);
+             p->multiProcessorCount, p->l2CacheSize >> 20, mem_khz / 1000, p->memoryBusWidth, p->major, p->minor);
     snprintf(d->driver, sizeof d->driver, "%.20s%sCUDA %d.%d, runtime %d.%d", kmod, kmod[0] ? " " : "",
              driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
-    d->memory_bytes = p.totalGlobalMem;
-    d->cache_bytes = (size_t)p.l2CacheSize;
-    d->max_threads = p.maxThreadsPerBlock;
-    for (int i = 0; i < 3; i++) d->max_block[i] = p.maxThreadsDim[i];
+    d->memory_bytes = p->totalGlobalMem;
+    d->cache_bytes = (size_t)p->l2CacheSize;
+    d->max_threads = p->maxThreadsPerBlock;
+    for (int i = 0; i < 3; i++) d->max_block[i] = p->maxThreadsDim[i];
 }
 
 static int gpu_check_block(const int block[3], char *why, size_t n)
 {
-    const cudaDeviceProp &p = props();
+    const struct cudaDeviceProp *p = props();
     long threads = 1;
     for (int i = 0; i < 3; i++) {
-        if (block[i] < 1 || block[i] > p.maxThreadsDim[i]) {
+        if (block[i] < 1 || block[i] > p->maxThreadsDim[i]) {
             snprintf(why, n, "block %dx%dx%d: %c size %d is outside 1..%d on the %s", block[0], block[1], block[2],
-                     "xyz"[i], block[i], p.maxThreadsDim[i], p.name);
+                     "xyz"[i], block[i], p->maxThreadsDim[i], p->name);
             return -1;
         }
         threads *= block[i];
     }
-    if (threads > p.maxThreadsPerBlock) {
+    if (threads > p->maxThreadsPerBlock) {
         snprintf(why, n, "block %dx%dx%d has %ld threads, more than the %s's %d per block", block[0], block[1],
-                 block[2], threads, p.name, p.maxThreadsPerBlock);
+                 block[2], threads, p->name, p->maxThreadsPerBlock);
         return -1;
     }
     return 0;
 }
 
-/* ---- memory ---------------------------------------------------------------------- */
+/* ---- memory -------------------------------------------------------------------------------- */
 
 static void *gpu_alloc(size_t bytes)
 {
@@ -150,34 +227,15 @@ static void gpu_download(void *dst, const void *src, size_t bytes)
     check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
 }
 
-/* The launch shape of the helper kernels: enough resident blocks to fill every SM, each
- * thread striding over the array (a grid-stride loop). */
-static unsigned fill_blocks(void)
-{
-    const cudaDeviceProp &p = props();
-    return (unsigned)(p.multiProcessorCount * (p.maxThreadsPerMultiProcessor / 256));
-}
-
-/* A counter-based hash (splitmix64's finaliser), so a value depends only on (seed, index):
- * reproducible whatever the launch shape. Uniform in [0, 1) with 53 bits. */
-static __device__ double hash_unit(unsigned seed, size_t i)
-{
-    unsigned long long x = (unsigned long long)i * 0x9E3779B97F4A7C15ull + seed * 0xD1B54A32D192ED03ull;
-    x ^= x >> 31, x *= 0xBF58476D1CE4E5B9ull, x ^= x >> 27, x *= 0x94D049BB133111EBull, x ^= x >> 31;
-    return (double)(x >> 11) * 0x1.0p-53;
-}
-
-template <typename T>
-static __global__ void fill_kernel(T *p, size_t n, unsigned seed, double lo, double hi)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        p[i] = (T)(lo + (hi - lo) * hash_unit(seed, i));
-}
+/* The launch shape of the helper kernels: enough resident blocks of 256 threads to fill every
+ * SM, each thread striding over the array (a grid-stride loop). */
+static const unsigned helper_block[3] = {256, 1, 1};
+static long fill_blocks(void) { return (long)gpu_device()->sms * (gpu_device()->threads_per_sm / 256); }
 
 static void gpu_fill_random(void *p, size_t n, int precision, unsigned seed, double lo, double hi)
 {
-    if (precision == F32) fill_kernel<<<fill_blocks(), 256>>>((float *)p, n, seed, lo, hi);
-    else fill_kernel<<<fill_blocks(), 256>>>((double *)p, n, seed, lo, hi);
+    void *params[] = {&p, &n, &seed, &lo, &hi};
+    gpu_start(gpu_support_kernel(precision == F32 ? "fill_f32" : "fill_f64"), fill_blocks(), 1, 1, helper_block, 0, params);
     check(cudaGetLastError(), "fill_random launch");
     check(cudaDeviceSynchronize(), "fill_random");
 }
@@ -186,7 +244,7 @@ static void gpu_fill_random(void *p, size_t n, int precision, unsigned seed, dou
 static void gpu_set_threads(int threads) { (void)threads; }
 static int gpu_threads(void) { return 0; }
 
-/* ---- launches -------------------------------------------------------------------- */
+/* ---- launches ------------------------------------------------------------------------------ */
 
 static int gpu_run_once(kernel_fn fn, const struct kernel_args *a, char *why, size_t n)
 {
@@ -213,12 +271,12 @@ static int gpu_time_kernel(kernel_fn fn, const struct kernel_args *a, int warmup
     /* Nothing printed in here: a failure ends the loop and is reported after it. */
     for (int s = 0; s < samples && !rc; s++) {
         float t = 0;
-        rc = report(cudaEventRecord(start), "cudaEventRecord", why, n);
+        rc = report(cudaEventRecord(start, 0), "cudaEventRecord", why, n);
         for (int b = 0; b < batch && !rc; b++) {
             fn(a);
             rc = report(cudaGetLastError(), "timed launch", why, n);
         }
-        if (!rc) rc = report(cudaEventRecord(stop), "cudaEventRecord", why, n);
+        if (!rc) rc = report(cudaEventRecord(stop, 0), "cudaEventRecord", why, n);
         if (!rc) rc = report(cudaEventSynchronize(stop), "timed run", why, n);
         if (!rc) rc = report(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime", why, n);
         if (!rc) ms[s] = t / batch;
@@ -228,29 +286,25 @@ static int gpu_time_kernel(kernel_fn fn, const struct kernel_args *a, int warmup
     return rc;
 }
 
-/* ---- bandwidth probe ------------------------------------------------------------- */
-
-static __global__ void copy_kernel(float4 *__restrict__ dst, const float4 *__restrict__ src, size_t n)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        dst[i] = src[i];
-}
+/* ---- bandwidth probe ----------------------------------------------------------------------- */
 
 /* Best (shortest) time in ms of `passes` runs of one copy, after a warm-up run if `warm`. */
 static double best_ms(int kernel, void *dst, const void *src, size_t bytes, int passes, int warm, cudaEvent_t e0,
                       cudaEvent_t e1)
 {
     double best = 1e30;
+    size_t n16 = bytes / 16;
     for (int r = -warm; r < passes; r++) {
         float t;
-        check(cudaEventRecord(e0), "cudaEventRecord");
+        check(cudaEventRecord(e0, 0), "cudaEventRecord");
         if (kernel) {
-            copy_kernel<<<fill_blocks(), 256>>>((float4 *)dst, (const float4 *)src, bytes / sizeof(float4));
+            void *params[] = {&dst, &src, &n16};
+            gpu_start(gpu_support_kernel("copy16"), fill_blocks(), 1, 1, helper_block, 0, params);
             check(cudaGetLastError(), "copy kernel launch");
         } else {
             check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0), "cudaMemcpy device to device");
         }
-        check(cudaEventRecord(e1), "cudaEventRecord");
+        check(cudaEventRecord(e1, 0), "cudaEventRecord");
         check(cudaEventSynchronize(e1), "bandwidth probe");
         check(cudaEventElapsedTime(&t, e0, e1), "cudaEventElapsedTime");
         if (r >= 0 && t < best) best = t;
@@ -309,10 +363,56 @@ static void gpu_probe_bandwidth(struct bandwidth *bw, int passes)
     bw->bytes = bytes;
 }
 
-int gpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n); /* halo.cu */
-int gpu_sync(char *why, size_t n);
+/* ---- the step engine's halo refresh and wait ------------------------------------------------- */
 
-/* Designated initialisers are C++20; nvcc and g++ accept them in C++17 in declaration order. */
+/* One launch per field, one thread per refreshed cell (support.cu). Launches only: the engine
+ * waits once per step. */
+static int gpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n)
+{
+    if (h->first_axis != 0) { /* the GPU's kernels write all of their halo or none of it */
+        snprintf(why, n, "GPU halo refresh: from axis %d: only a whole refresh (axis 0) is supported", h->first_axis);
+        return -1;
+    }
+    struct halo_geom g;
+    memset(&g, 0, sizeof g);
+    g.boundary = h->boundary, g.sy = h->sy, g.sz = h->sz;
+    for (int ax = 0; ax < 3; ax++) {
+        g.n[ax] = h->n[ax], g.half[ax] = h->half[ax];
+        g.c[ax] = halo_count(h->boundary, h->half[ax]);
+        g.lo[ax] = g.c[ax] - 2 * HALO; /* 1 where the wall node 0 is refreshed too */
+        g.in[ax] = h->n[ax] - g.lo[ax];
+        g.pad[ax] = h->n[ax] + 2 * HALO;
+    }
+    const long nz_box = (long)g.c[2] * g.pad[1] * g.pad[0], ny_box = (long)g.c[1] * g.in[2] * g.pad[0];
+    const long total = nz_box + ny_box + (long)g.c[0] * g.in[1] * g.in[2], blocks = (total + 255) / 256;
+    const char *f32 = h->precision == F32 ? "f32" : "f64";
+    char name[32];
+    if (total <= 0xffffffffL) { /* 32-bit index arithmetic, the usual case */
+        unsigned z = (unsigned)nz_box, y = (unsigned)ny_box, t = (unsigned)total;
+        void *params[] = {&field, &g, &z, &y, &t};
+        snprintf(name, sizeof name, "refresh_%s_u32", f32);
+        gpu_start(gpu_support_kernel(name), blocks, 1, 1, helper_block, 0, params);
+    } else {
+        unsigned long z = (unsigned long)nz_box, y = (unsigned long)ny_box, t = (unsigned long)total;
+        void *params[] = {&field, &g, &z, &y, &t};
+        snprintf(name, sizeof name, "refresh_%s_u64", f32);
+        gpu_start(gpu_support_kernel(name), blocks, 1, 1, helper_block, 0, params);
+    }
+    return report(cudaGetLastError(), "halo refresh launch", why, n);
+}
+
+static int gpu_sync(char *why, size_t n)
+{
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    return report(e, "GPU run", why, n);
+}
+
+/* ---- what the harness asks of run-time compilation ------------------------------------------- */
+
+int gpu_kernel_prepare(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n);
+double gpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_args *a);
+
 static const struct backend gpu = {
     .device = DEV_GPU,
     .available = gpu_available,
@@ -330,6 +430,8 @@ static const struct backend gpu = {
     .probe_bandwidth = gpu_probe_bandwidth,
     .refresh_halo = gpu_refresh_halo,
     .sync = gpu_sync,
+    .prepare = gpu_kernel_prepare,
+    .compiled_ms = gpu_kernel_compiled_ms,
 };
 
-extern "C" const struct backend *gpu_backend(void) { return &gpu; }
+const struct backend *gpu_backend(void) { return &gpu; }

@@ -1,0 +1,455 @@
+/* Kernel source from a template and a spec (emit.h). */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include "emit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *emit_program = "generate";
+
+void emit_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", emit_program);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+void put(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) emit_fail("format error");
+        if (b->s && b->len + (size_t)n < b->cap) { b->len += (size_t)n; return; }
+        b->cap = (b->cap + (size_t)n + 1) * 2;
+        b->s = realloc(b->s, b->cap);
+        if (!b->s) emit_fail("out of memory");
+    }
+}
+
+/* ---- the pieces of one kernel ------------------------------------------------------ */
+
+int default_rows(const struct traits *t, int coef) { return t->rows[coef == COEF_ARRAY ? 0 : 1]; }
+
+/* The coefficient macros of the kernel's storage: COEF_A for arrays, COEF_U for scalars, COEF_I
+ * for tables indexed by the node's material. */
+static char storage_letter(const struct kernel_desc *k) { return "AUI"[k->coef]; }
+const char *const coef_enum[NCOEF_STORAGES] = {"COEF_ARRAY", "COEF_UNIFORM", "COEF_INDEXED"};
+
+/* One field's points of a group as named loads, one pair (+m point, -m point) per line:
+ *   const REAL g2_p0 = LD(P, OFF(..)), g2_p1 = LD(P, OFF(..));
+ * Every load of an update is written before any arithmetic, so that they can all be in flight
+ * before the first is used (a careful hand-written kernel's schedule). */
+static void emit_loads(struct buf *b, int g, char field, const struct point *p, int n)
+{
+    for (int t = 0; t < n; t += 2)
+        put(b, "            const REAL g%d_%c%d = LD(%c, OFF(%d, %d, %d)), g%d_%c%d = LD(%c, OFF(%d, %d, %d));\n", g,
+            field, t, field, p[t].d[0], p[t].d[1], p[t].d[2], g, field, t + 1, field, p[t + 1].d[0], p[t + 1].d[1],
+            p[t + 1].d[2]);
+}
+
+/* Their sum: "(g2_P0 - g2_P1) + (g2_P2 - g2_P3) ...". */
+static void emit_sum(struct buf *b, int g, char field, int n)
+{
+    for (int t = 0; t < n; t += 2) put(b, "%s(g%d_%c%d - g%d_%c%d)", t ? " + " : "", g, field, t, g, field, t + 1);
+}
+
+static void emit_decls(struct buf *b, const struct kernel_desc *k)
+{
+    char c = storage_letter(k);
+    for (int l = 0; l < k->s->levels; l++) put(b, "    DECL_LEVEL(L%d, %d);\n", l, l);
+    put(b, "    DECL_SRC(P, plus);\n    DECL_SRC(M, minus);\n");
+    for (int l = 0; l < k->s->levels; l++) put(b, "    DECL_COEF_%c(da%d, da, %d);\n", c, l, l);
+    for (int g = 0; g < k->s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d, db, %d);\n", c, g, g);
+}
+
+static void emit_brackets(struct buf *b, const struct kernel_desc *k)
+{
+    struct group_terms t[MAX_GROUPS];
+    for (int g = 0; g < k->s->ngroups; g++) {
+        expand_group(k->s, g, k->component, &t[g]);
+        emit_loads(b, g, 'P', t[g].plus, t[g].npoints);
+        emit_loads(b, g, 'M', t[g].minus, t[g].npoints);
+    }
+    for (int g = 0; g < k->s->ngroups; g++) {
+        put(b, "            const REAL g%d = (", g);
+        emit_sum(b, g, 'P', t[g].npoints);
+        put(b, ")\n                - (");
+        emit_sum(b, g, 'M', t[g].npoints);
+        put(b, ");\n");
+    }
+}
+
+/* The arrays read at the node itself: time levels, then (arrays only) da and db coefficients;
+ * a fused kernel's (q >= 0) carry their component's number: L0_0, da0_0, ... */
+static int node_arrays(const struct kernel_desc *k, int q, char names[][16])
+{
+    char sfx[8] = ""; /* counts as unsigned char: gcc can then bound every name within 16 bytes */
+    int n = 0;
+    if (q >= 0) snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q);
+    for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "L%hhu%s", (unsigned char)l, sfx);
+    if (k->coef == COEF_ARRAY) {
+        for (int l = 0; l < k->s->levels; l++) snprintf(names[n++], 16, "da%hhu%s", (unsigned char)l, sfx);
+        for (int g = 0; g < k->s->ngroups; g++) snprintf(names[n++], 16, "db%hhu%s", (unsigned char)g, sfx);
+    }
+    return n;
+}
+
+enum { MAX_NODE_ARRAYS = 3 * (2 * MAX_LEVELS + MAX_GROUPS) };
+
+/* The node arrays of the kernel (fused: of its three components), their number. */
+static int all_node_arrays(const struct kernel_desc *k, int fused, char names[][16])
+{
+    int n = 0;
+    for (int q = 0; q < (fused ? 3 : 1); q++) n += node_arrays(k, fused ? q : -1, names + n);
+    return n;
+}
+
+int node_array_count(const struct kernel_desc *k, int fused)
+{
+    char names[MAX_NODE_ARRAYS][16];
+    return all_node_arrays(k, fused, names);
+}
+
+static void emit_nodes(struct buf *b, const struct kernel_desc *k, int fused)
+{
+    char names[MAX_NODE_ARRAYS][16];
+    int n = all_node_arrays(k, fused, names);
+    put(b, "enum {");
+    for (int i = 0; i < n; i++) put(b, "%s N_%s", i ? "," : "", names[i]);
+    put(b, " };\n    const REAL *const node_src[%d] = {", n);
+    for (int i = 0; i < n; i++) put(b, "%s%s", i ? ", " : "", names[i]);
+    put(b, "};");
+}
+
+/* Bounding boxes of the points read of each field (the node itself inside), [field][axis]. */
+static void widen(int lo[3], int hi[3], const struct point *p)
+{
+    for (int d = 0; d < 3; d++) {
+        if (p->d[d] < lo[d]) lo[d] = p->d[d];
+        if (p->d[d] > hi[d]) hi[d] = p->d[d];
+    }
+}
+
+/* One line of constants per field: NAME_X0 = .., NAME_X1, NAME_Y0, NAME_Y1, NAME_Z0, NAME_Z1. */
+static void put_boxes(struct buf *b, int nf, const char *const *names, int lo[][3], int hi[][3])
+{
+    for (int f = 0; f < nf; f++) {
+        const char *c = names[f];
+        put(b, "%s[[maybe_unused]] constexpr int %s_X0 = %d, %s_X1 = %d, %s_Y0 = %d, %s_Y1 = %d, %s_Z0 = %d, %s_Z1 = %d;",
+            f ? "\n    " : "", c, lo[f][0], c, hi[f][0], c, lo[f][1], c, hi[f][1], c, lo[f][2], c, hi[f][2]);
+    }
+}
+
+int source_boxes(const struct kernel_desc *k, int fused, int lo[3][3], int hi[3][3])
+{
+    memset(lo, 0, 3 * sizeof *lo), memset(hi, 0, 3 * sizeof *hi);
+    for (int q = 0; q < (fused ? 3 : 1); q++) {
+        int plus, pa, minus, ma; /* fused: fields by axis; one component: plus 0, minus 1 */
+        component_sources(k->component + q, &plus, &pa, &minus, &ma);
+        const int fp = fused ? plus % 3 : 0, fm = fused ? minus % 3 : 1;
+        for (int g = 0; g < k->s->ngroups; g++) {
+            struct group_terms t;
+            expand_group(k->s, g, k->component + q, &t);
+            for (int p = 0; p < t.npoints; p++) widen(lo[fp], hi[fp], &t.plus[p]), widen(lo[fm], hi[fm], &t.minus[p]);
+        }
+    }
+    return fused ? 3 : 2;
+}
+
+/* $BOXES (P and M, the plus and minus fields of one component) and $FBOXES (S0..S2 of a fused
+ * half-step). */
+static void emit_boxes(struct buf *b, const struct kernel_desc *k, int fused)
+{
+    static const char *const names[2][3] = {{"P", "M"}, {"S0", "S1", "S2"}};
+    int lo[3][3], hi[3][3];
+    put_boxes(b, source_boxes(k, fused, lo, hi), names[fused], lo, hi);
+}
+
+static void emit_update(struct buf *b, const struct kernel_desc *k)
+{
+    char c = storage_letter(k);
+    for (int l = 0; l < k->s->levels; l++) put(b, "%sCOEF_%c(da%d) * LD(L%d, OFF(0, 0, 0))", l ? " + " : "", c, l, l);
+    for (int g = 0; g < k->s->ngroups; g++) put(b, " + COEF_%c(db%d) * g%d", c, g, g);
+}
+
+/* ---- fused half-steps ---------------------------------------------------------------- */
+
+static void emit_points(struct buf *b, const char *array, const struct point *p, int n)
+{
+    for (int t = 0; t < n; t += 2) /* pairs: +m point minus -m point */
+        put(b, "%s(LD(%s, OFF(%d, %d, %d)) - LD(%s, OFF(%d, %d, %d)))", t ? " + " : "", array, p[t].d[0], p[t].d[1],
+            p[t].d[2], array, p[t + 1].d[0], p[t + 1].d[1], p[t + 1].d[2]);
+}
+
+static void emit_fused_decls(struct buf *b, const struct kernel_desc *k)
+{
+    const struct scheme *s = k->s;
+    char c = storage_letter(k);
+    for (int q = 0; q < 3; q++) {
+        for (int l = 0; l < s->levels; l++) put(b, "    DECL_LEVEL(L%d_%d, %d, %d);\n", l, q, q, l);
+        put(b, "    DECL_OUT(O_%d, %d);\n", q, q);
+        for (int l = 0; l < s->levels; l++) put(b, "    DECL_COEF_%c(da%d_%d, %d, da, %d);\n", c, l, q, q, l);
+        for (int g = 0; g < s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d_%d, %d, db, %d);\n", c, g, q, q, g);
+    }
+    /* each source field once, from the first component that reads it */
+    for (int ax = 0; ax < 3; ax++)
+        for (int q = 0; q < 3; q++) {
+            int plus, pa, minus, ma;
+            component_sources(k->component + q, &plus, &pa, &minus, &ma);
+            if (plus % 3 == ax || minus % 3 == ax) {
+                put(b, "    DECL_SRC(S%d, %d, %s);\n", ax, q, plus % 3 == ax ? "plus" : "minus");
+                break;
+            }
+        }
+}
+
+static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
+{
+    const struct scheme *s = k->s;
+    const char *ind = "                        ", c = storage_letter(k);
+    for (int q = 0; q < 3; q++) {
+        int plus, pa, minus, ma;
+        char pn[4], mn[4];
+        component_sources(k->component + q, &plus, &pa, &minus, &ma);
+        snprintf(pn, sizeof pn, "S%d", plus % 3), snprintf(mn, sizeof mn, "S%d", minus % 3);
+        for (int g = 0; g < s->ngroups; g++) {
+            struct group_terms t;
+            expand_group(s, g, k->component + q, &t);
+            put(b, "%sconst REAL g%d_%d = (", ind, g, q);
+            emit_points(b, pn, t.plus, t.npoints);
+            put(b, ")\n%s    - (", ind);
+            emit_points(b, mn, t.minus, t.npoints);
+            put(b, ");\n");
+        }
+        put(b, "%sconst REAL v%d = ", ind, q);
+        for (int l = 0; l < s->levels; l++)
+            put(b, "%sCOEF_%c(da%d_%d) * LEVEL(L%d_%d)", l ? " + " : "", c, l, q, l, q);
+        for (int g = 0; g < s->ngroups; g++) put(b, " + COEF_%c(db%d_%d) * g%d_%d", c, g, q, g, q);
+        put(b, ";\n");
+    }
+    for (int q = 0; q < 3; q++) put(b, "%sSTORE(O_%d, %d, v%d);\n", ind, q, q, q);
+}
+
+/* ---- several nodes along z at once ($ZBODYn) ------------------------------------------ */
+
+enum { MAX_ZNODES = 8 };
+
+/* The points a $ZBODYn loads: field ('P' or 'M') and offset, each loaded once. */
+struct zloads {
+    int n;
+    char field[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES];
+    int d[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES][3];
+};
+
+/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time. */
+static int zload(struct buf *b, struct zloads *z, char f, const struct point *p, int r)
+{
+    const int d[3] = {p->d[0], p->d[1], p->d[2] + r};
+    for (int i = 0; i < z->n; i++)
+        if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
+    if (z->n == (int)sizeof z->field) emit_fail("too many points for $ZBODY");
+    z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
+    put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
+    return z->n++;
+}
+
+/* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
+ * dependent adds than a running sum. */
+static void zsum(struct buf *b, const int *ids, int lo, int hi)
+{
+    if (hi - lo == 2) {
+        put(b, "(x%d - x%d)", ids[lo], ids[lo + 1]);
+        return;
+    }
+    int mid = lo + (hi - lo) / 4 * 2;
+    if (mid == lo) mid += 2;
+    put(b, "(");
+    zsum(b, ids, lo, mid);
+    put(b, " + ");
+    zsum(b, ids, mid, hi);
+    put(b, ")");
+}
+
+static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
+{
+    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
+    static struct zloads z; /* large; the generator is single-threaded */
+    const char c = storage_letter(k);
+    z.n = 0;
+    for (int g = 0; g < k->s->ngroups; g++) {
+        struct group_terms t;
+        expand_group(k->s, g, k->component, &t);
+        for (int r = 0; r < nodes; r++) {
+            int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
+            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, 'P', &t.plus[i], r);
+            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, 'M', &t.minus[i], r);
+            put(b, "        const VT g%d_%d = ", g, r);
+            zsum(b, p, 0, t.npoints);
+            put(b, " - ");
+            zsum(b, m, 0, t.npoints);
+            put(b, ";\n");
+        }
+    }
+    for (int r = 0; r < nodes; r++) {
+        put(b, "        const VT v%d = ", r);
+        for (int l = 0; l < k->s->levels; l++)
+            put(b, "%sZCOEF_%c(da%d, %d) * LD(L%d, OFF(0, 0, %d))", l ? " + " : "", c, l, r, l, r);
+        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d, %d) * g%d_%d", c, g, r, g, r);
+        put(b, ";\n");
+    }
+    for (int r = 0; r < nodes; r++) put(b, "        ZSTORE(%d, v%d);\n", r, r);
+}
+
+void kernel_name(char *out, size_t n, const struct kernel_desc *k)
+{
+    snprintf(out, n, "k_%s_%s_%s_%s_%s%s", k->s->name, component_names[k->component], precision_names[k->precision],
+             coef_names[k->coef], k->variant, k->device ? k->device : "");
+}
+
+const char *const component_enum[NCOMPONENTS] = {"HX", "HY", "HZ", "EX", "EY", "EZ"};
+
+/* Copies text to out, replacing each $WORD it knows. In a prologue (k->s NULL) only the
+ * variant's own words, $VARIANT and $MAXTHREADS, mean anything. */
+static void fill(struct buf *out, const char *text, size_t len, const struct kernel_desc *k)
+{
+    char name[128] = "";
+    if (k->s) kernel_name(name, sizeof name, k);
+    for (size_t i = 0; i < len;) {
+        if (text[i] != '$') { put(out, "%c", text[i++]); continue; }
+        size_t j = i + 1;
+        while (j < len && (text[j] >= 'A' && text[j] <= 'Z')) j++;
+        char word[32];
+        size_t wl = j - i - 1;
+        if (wl == 0 || wl >= sizeof word) { put(out, "$"); i++; continue; }
+        memcpy(word, text + i + 1, wl);
+        word[wl] = '\0';
+        if (!k->s && strcmp(word, "VARIANT") && strcmp(word, "MAXTHREADS"))
+            emit_fail("template: $%s means nothing in a prologue (only $VARIANT and $MAXTHREADS)", word);
+        if (!strcmp(word, "NAME")) put(out, "%s", name);
+        else if (!strcmp(word, "ENTRY")) put(out, "%s_run", name);
+        else if (!strcmp(word, "SCHEME")) put(out, "%s", k->s->name);
+        else if (!strcmp(word, "COMPONENT")) put(out, "%s", component_enum[k->component]);
+        else if (!strcmp(word, "PRECISION")) put(out, "%s", k->precision == F32 ? "F32" : "F64");
+        else if (!strcmp(word, "COEF")) put(out, "%s", coef_enum[k->coef]);
+        else if (!strcmp(word, "VARIANT")) put(out, "%s", k->variant);
+        else if (!strcmp(word, "ARRAY")) put(out, "%d", k->coef == COEF_ARRAY);
+        else if (!strcmp(word, "INDEXED")) put(out, "%d", k->coef == COEF_INDEXED);
+        else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
+        else if (!strcmp(word, "ROWS")) put(out, "%d", default_rows(k->traits, k->coef));
+        else if (!strcmp(word, "STAGES")) put(out, "%d", k->traits->stages);
+        else if (!strcmp(word, "BLOCKX")) put(out, "%d", k->traits->block[0] ? k->traits->block[0] : 32);
+        else if (!strcmp(word, "BLOCKY")) put(out, "%d", k->traits->block[1] ? k->traits->block[1] : 1);
+        else if (!strcmp(word, "DEFNODES")) put(out, "%d", k->traits->nodes);
+        else if (!strcmp(word, "MAXTHREADS")) put(out, "%d", k->traits->max_threads ? k->traits->max_threads : 1024);
+        else if (!strcmp(word, "DECLS")) emit_decls(out, k);
+        else if (!strcmp(word, "BRACKETS")) emit_brackets(out, k);
+        else if (!strcmp(word, "NODES") || !strcmp(word, "FNODES")) emit_nodes(out, k, word[0] == 'F');
+        else if (!strcmp(word, "NNODE") || !strcmp(word, "FNNODE")) put(out, "%d", node_array_count(k, word[0] == 'F'));
+        else if (!strcmp(word, "UPDATE")) emit_update(out, k);
+        else if (!strcmp(word, "BOXES") || !strcmp(word, "FBOXES")) emit_boxes(out, k, word[0] == 'F');
+        else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
+        else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
+        else if (!strcmp(word, "ZBODY") && j < len && text[j] >= '0' && text[j] <= '9') {
+            int nodes = 0;
+            while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
+            emit_zbody(out, k, nodes);
+        } else emit_fail("template: unknown placeholder $%s", word);
+        i = j;
+    }
+}
+
+/* ---- templates ------------------------------------------------------------------- */
+
+static void parse_traits(const char *path, const char *words, struct traits *t)
+{
+    memset(t, 0, sizeof *t);
+    char w[64];
+    for (int used = 0; sscanf(words, "%63s%n", w, &used) == 1; words += used) {
+        int *b = t->block;
+        if (!strcmp(w, "marches")) t->marches = 1;
+        else if (!strcmp(w, "flat")) t->flat = 1;
+        else if (!strcmp(w, "accepts")) t->accepts = 1;
+        else if (!strcmp(w, "indexed")) t->indexed = 1;
+        else if (!strcmp(w, "halo")) t->halo_axes = 3;
+        else if (!strcmp(w, "halo_x")) t->halo_axes = 1;
+        else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
+        else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
+        else if (sscanf(w, "rows=%d,%d", &t->rows[0], &t->rows[1]) == 2 && t->rows[0] > 0 && t->rows[1] > 0) continue;
+        else if (sscanf(w, "stages=%d", &t->stages) == 1 && t->stages > 0) continue;
+        else if (sscanf(w, "block=%dx%dx%d", &b[0], &b[1], &b[2]) == 3 && b[0] > 0 && b[1] > 0 && b[2] > 0) continue;
+        else emit_fail("%s: unknown or malformed trait '%s'", path, w);
+    }
+    if (!t->nodes) t->nodes = 1;
+    if (t->flat && t->block[2] > 1) emit_fail("%s: a flat variant's default block needs a z extent of 1", path);
+}
+
+/* The variant named by the file: kernels_gpu/tile25d.cu.in is variant tile25d. */
+static void variant_of_path(const char *path, char *out, size_t n)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    snprintf(out, n, "%.*s", (int)strcspn(base, "."), base);
+}
+
+void template_parse(struct template *t, const char *path, const char *text)
+{
+    memset(t, 0, sizeof *t);
+    t->path = path;
+    if (!(t->text = strdup(text))) emit_fail("out of memory");
+    t->step = strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".step");
+    if (t->step) t->device = strstr(path, ".cu.step") ? "_gpu" : "_cpu";
+    const char **cur = NULL;
+    size_t *cur_len = NULL;
+    for (char *line = t->text; *line;) {
+        char *eol = strchr(line, '\n');
+        char *next = eol ? eol + 1 : line + strlen(line);
+        if (strncmp(line, "//@@ ", 5) == 0) {
+            char header[256], kind[32] = "", *rest;
+            snprintf(header, sizeof header, "%.*s", (int)(next - line - 5), line + 5); /* this line only */
+            header[strcspn(header, "\r\n")] = '\0';
+            if (sscanf(header, "%31s", kind) != 1) emit_fail("%s: empty //@@ line", path);
+            rest = header + strspn(header, " ") + strlen(kind);
+            if (!strcmp(kind, "prologue") && !t->prologue) cur = &t->prologue, cur_len = &t->prologue_len;
+            else if (!strcmp(kind, "kernel") && !t->kernel) {
+                char variant[32] = "", file_variant[32];
+                if (sscanf(rest, "%31s", variant) != 1) emit_fail("%s: '//@@ kernel' needs a variant name", path);
+                variant_of_path(path, file_variant, sizeof file_variant);
+                if (strcmp(variant, file_variant))
+                    emit_fail("%s: a template is named after its variant: '%s' belongs in %s.*.in", path, variant, variant);
+                strcpy(t->variant, variant);
+                parse_traits(path, rest + strspn(rest, " ") + strlen(variant), &t->traits);
+                cur = &t->kernel, cur_len = &t->kernel_len;
+            } else emit_fail("%s: unexpected section '%s' (one prologue, then one kernel)", path, kind);
+            *cur = next;
+        } else if (cur) {
+            *cur_len = (size_t)(next - *cur);
+        }
+        line = next;
+    }
+    if (!t->kernel) emit_fail("%s: needs a '//@@ kernel VARIANT' section", path);
+}
+
+void template_free(struct template *t)
+{
+    free(t->text);
+    t->text = NULL;
+}
+
+void put_prologue(const struct template *t, struct buf *b)
+{
+    const struct kernel_desc none = {.variant = t->variant, .traits = &t->traits};
+    fill(b, t->prologue, t->prologue_len, &none);
+}
+
+void put_kernel(const struct kernel_desc *k, const struct template *t, struct buf *b)
+{
+    fill(b, t->kernel, t->kernel_len, k);
+}

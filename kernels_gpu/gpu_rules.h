@@ -1,0 +1,97 @@
+/* Rules that a GPU kernel (as a constant expression, compiled by NVRTC) and its launcher (host C,
+ * launch.c) must agree on: launch bounds, ring sizes, shared memory. One place for each, so that
+ * the shared memory a launch asks for is the shared memory its kernel lays out. */
+#ifndef KERNELS_GPU_RULES_H
+#define KERNELS_GPU_RULES_H
+
+#include "spec.h"
+
+#ifdef __CUDACC__
+#define GPU_RULE static constexpr __host__ __device__
+#else
+#define GPU_RULE static inline
+#endif
+
+/* Threads per block at most in a tiled variant's launch bounds, given its max_threads trait: f64
+ * blocks hold half as many, since their copy plans and values take twice the registers (at 512
+ * threads, 128 registers each, f64 S44 spilled). */
+GPU_RULE int tile_max_threads(int real_size, int max_threads) { return real_size == 4 ? max_threads : max_threads / 2; }
+
+GPU_RULE int pow2_at_least(int n) { return n <= 1 ? 1 : 2 * pow2_at_least((n + 1) / 2); }
+
+/* Ring slots of a field whose points span planes z0 .. z1 about the node: a node at plane k reads
+ * planes k+z0 .. k+z1; `stages` more are in flight, and one more slot lets a thread fetch step
+ * k+1's plane while a slower thread of the block still reads step k's. Rounded up to a power of
+ * two, so that a slot is one AND. */
+GPU_RULE int tile_ring_slots(int z0, int z1, int stages) { return pow2_at_least(z1 - z0 + 1 + stages + 1); }
+
+/* tile25d: a node's own operands (time levels, coefficient arrays) are read by its thread alone,
+ * so they need no shared memory; through it they are one more ring, which for S44's ten arrays
+ * was two thirds of a block's shared memory. Read straight into registers two steps ahead
+ * instead, they compete with the stencil's shared-memory reads for L1: on the H100 that gained 6
+ * points for S44 (10 arrays) and lost 1-14 for the schemes with 1 to 6
+ * (docs/performance-notes.md). */
+GPU_RULE int node_operands_in_registers(int nnode) { return nnode >= 8; }
+
+/* tile25d's __launch_bounds__ blocks per SM, by rows: four, two (64 registers at 512 threads:
+ * left to itself, ptxas aimed at 64 anyway and spilled to reach it, f32 S44 Ex and Hz, f64 Yee),
+ * but one two planes deep with four node operands (S44 Hx and Ez uniform spilled at 64); two,
+ * one (up to 128: at ptxas's own aim of 64, S{2,2} Ex uniform and FV24-WB f64 spilled); one, 0,
+ * ptxas's own choice (one block asked for let FV24 take 83 registers instead of 57: half the warps
+ * in 512-thread blocks, 20 points lost). */
+GPU_RULE int tile25d_min_blocks(int rows, int stages, int nnode)
+{
+    return rows >= 4 ? (stages == 2 && nnode >= 4 ? 1 : 2) : rows == 2 ? 1 : 0;
+}
+
+/* tile25d's shared memory for a tile of bx x ht nodes (ht = rows x by), `stages` deep: the rings
+ * of the plus field (its points span rows py0..py1 and planes pz0..pz1 about the node), of the
+ * minus field, and of the node's operands unless they are in registers. In values of the
+ * kernel's precision; the kernel lays its rings out in this order. */
+GPU_RULE long tile25d_smem_values(int bx, int ht, int stages, int py0, int py1, int pz0, int pz1, int my0, int my1,
+                                  int mz0, int mz1, int nnode)
+{
+    return (long)(bx + 2 * HALO) *
+           (tile_ring_slots(pz0, pz1, stages) * (ht + py1 - py0) + tile_ring_slots(mz0, mz1, stages) * (ht + my1 - my0) +
+            (node_operands_in_registers(nnode) ? 0 : pow2_at_least(stages + 2)) * nnode * ht);
+}
+
+/* fused25d: registers per thread at most (with at most 512 f32 or 256 f64 threads a block always
+ * fits), for R rows of nodes per thread and NNODE node operands. On the H100 at 512^3, f32: with
+ * array coefficients (FV24: 18 node operands, two planes ahead) 128 beat 96 and 80 by 2 to 22
+ * points of bandwidth. Without arrays one row ran best at 96 (more warps hiding the latency;
+ * S{2,2} and S44, four time levels, need 104), but two rows spilled at 96 and 104 and gained 5 to
+ * 12 points at 128. f64 values take two registers each: 168, and 255 for two rows without arrays
+ * (they spilled at 168). docs/performance-notes.md. */
+GPU_RULE int fused25d_max_registers(int real_size, int array, int rows, int nnode)
+{
+    return real_size == 8 ? (!array && rows > 1 ? 255 : 168) : array || rows > 1 ? 128 : nnode > 3 ? 104 : 96;
+}
+
+/* fused25d: planes ahead that a node's operands are loaded: two while they are few (at most 96
+ * bytes, as FV24's 18 f32 values with array storage), else one (S44's 30, and f64 coefficient
+ * arrays). */
+GPU_RULE int fused25d_ahead(int nnode, int real_size) { return nnode * real_size <= 96 ? 2 : 1; }
+
+/* fused25d's shared memory: the three source fields' rings, each field's tile ht + (y1 - y0) rows
+ * of bx + 2 HALO values, tile_ring_slots(z0, z1) deep. In values; the kernel's layout. */
+GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], const int y1[3], const int z0[3],
+                                   const int z1[3])
+{
+    long v = 0;
+    for (int s = 0; s < 3; s++) v += (long)tile_ring_slots(z0[s], z1[s], stages) * (ht + y1[s] - y0[s]);
+    return v * (bx + 2 * HALO);
+}
+
+/* The halo refresh's geometry (support.cu's kernels, gpu_backend.c's launch): the refreshed
+ * cells of one field in three disjoint boxes, threads along x first where the box allows:
+ *   Z: the c[2] refreshed planes, whole (padded) planes;
+ *   Y: the c[1] refreshed rows of every other plane, whole rows;
+ *   X: the c[0] refreshed cells of every other row. */
+struct halo_geom {
+    int n[3], half[3], boundary;
+    int c[3], lo[3], in[3], pad[3]; /* refreshed count; first and number of other positions; padded size */
+    long sy, sz;
+};
+
+#endif

@@ -1,0 +1,481 @@
+/* The generated GPU kernels' launches. Each entry of the GPU tables (build/gen/gpu_table.c) calls
+ * gpu_kernel_launch or gpu_kernel_accepts with itself; here its kernel's source is filled from
+ * its template and spec (emit.h) once, and each launch shape that the variant's rule makes a
+ * compile-time constant (tile, rows, pipeline depth, nodes per thread) is compiled by NVRTC for
+ * the GPU in hand (rtc.h), once per process and cached on disk across processes.
+ *
+ * A variant's rule, one per template: the constants of a launch (the -D options its kernel reads),
+ * the block and shared memory it takes, the checks a launch must pass, and the launches
+ * themselves (several where a grid exceeds CUDA's 65535 blocks in y or z). The kernels' parts of
+ * the same rules (ring sizes, launch bounds) are in gpu_rules.h, which both include. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "gpu_internal.h"
+#include "gpu_rules.h"
+#include "results.h"
+
+/* The GPU templates (kernels_gpu/NAME.cu.in and NAME.cu.step), embedded by the generator. */
+extern const int gpu_template_count;
+extern const char *const gpu_template_names[], *const gpu_template_texts[];
+extern const struct kernel_entry gpu_fused_table[];
+extern const int gpu_fused_table_len;
+
+/* gridDim.y and gridDim.z are limited to 65535 blocks; gridDim.x to 2^31 - 1. */
+static const long GRID_YZ_MAX = 65535, GRID_X_MAX = 2147483647;
+static long blocks_for(long n, long b) { return (n + b - 1) / b; }
+
+/* ---- one launch's shape ------------------------------------------------------------------ */
+
+enum { MAX_CONSTANTS = 4, CONSTANT_LEN = 32 };
+
+/* What a launch compiles and launches: its constants (-DNAME=value), block and shared memory. */
+struct shape {
+    int nconst;
+    char constant[MAX_CONSTANTS][CONSTANT_LEN];
+    unsigned block[3];
+    size_t smem;
+    struct kernel_args args; /* a's launch with its unset parts (0) made the kernel's defaults */
+};
+
+/* The facts of a kernel its rule needs, worked out once: its source fields' boxes, node operands. */
+struct facts {
+    const struct kernel_entry *k;
+    int real;            /* bytes per value */
+    int lo[3][3], hi[3][3];
+    int nnode;
+    const struct traits *traits;
+};
+
+static void constant(struct shape *s, const char *name, int value)
+{
+    snprintf(s->constant[s->nconst++], CONSTANT_LEN, "-D%s=%d", name, value);
+}
+
+static void plain_shape(const struct kernel_args *a, struct shape *s)
+{
+    memset(s, 0, sizeof *s);
+    s->args = *a;
+    for (int i = 0; i < 3; i++) s->block[i] = (unsigned)a->block[i];
+}
+
+/* The launch's nodes, rows and depth, its zeros (unset) the kernel's defaults: one plane per
+ * block, the rows its header declares for its storage, and its header's depth. */
+static void tiled_args(const struct facts *f, const struct kernel_args *a, struct kernel_args *out)
+{
+    *out = *a;
+    out->nodes = a->nodes > 0 ? a->nodes : 1;
+    out->rows = a->rows > 0 ? a->rows : f->k->traits.rows > 0 ? f->k->traits.rows : 1;
+    out->stages = a->stages > 0 ? a->stages : f->k->traits.stages;
+}
+
+/* ---- checks every rule may make ------------------------------------------------------------ */
+
+/* Kernels address a node's neighbours with 32-bit offsets from a per-thread base pointer: 0, or -1
+ * if a plane (times the farthest plane offset, HALO + 1) does not fit in an int. */
+static int narrow_offsets(const struct kernel_args *a, char *why, size_t n)
+{
+    if (a->sz <= INT_MAX / (HALO + 1)) return 0;
+    snprintf(why, n, "planes of %ld cells are too large for 32-bit neighbour offsets", a->sz);
+    return -1;
+}
+
+/* 0 if block b has 1..most threads (most 0: the device's limit), else -1 saying why. */
+static int block_in_limits(const int b[3], int most, char *why, size_t n)
+{
+    const int dev = gpu_device()->max_threads;
+    const long threads = (long)b[0] * b[1] * b[2];
+    if (most <= 0 || most > dev) most = dev;
+    if (b[0] >= 1 && b[1] >= 1 && b[2] >= 1 && threads <= most) return 0;
+    snprintf(why, n, "block %dx%dx%d: this variant takes 1 to %d threads per block", b[0], b[1], b[2], most);
+    return -1;
+}
+
+/* Blocks that march `nodes` planes: 0 if the grid needs at most 65535 blocks in y and z. */
+static int marching_grid_fits(const struct kernel_args *a, long rows_per_block, int nodes, char *why, size_t n)
+{
+    if (blocks_for(a->ny, rows_per_block) <= GRID_YZ_MAX && blocks_for(a->nz, nodes) <= GRID_YZ_MAX) return 0;
+    snprintf(why, n, "grid %dx%dx%d needs more than %ld blocks in y or z with block %dx%dx%d and %d nodes", a->nx, a->ny,
+             a->nz, GRID_YZ_MAX, a->block[0], a->block[1], a->block[2], nodes);
+    return -1;
+}
+
+/* A tiled launch: flat blocks, rows and depth of at least one, shared memory within the device's. */
+static int tiled_fits(const struct facts *f, const struct shape *s, char *why, size_t n)
+{
+    const struct kernel_args *a = &s->args;
+    if (block_in_limits(a->block, tile_max_threads(f->real, f->traits->max_threads), why, n) || narrow_offsets(a, why, n))
+        return -1;
+    if (a->block[2] != 1) snprintf(why, n, "block %dx%dx%d: a tiled variant takes Bz = 1", a->block[0], a->block[1], a->block[2]);
+    else if (a->rows < 1 || a->stages < 1) snprintf(why, n, "%d rows, %d stages: a tiled launch takes at least one of each", a->rows, a->stages);
+    else if (s->smem > (size_t)gpu_device()->smem_optin)
+        snprintf(why, n, "block %dx%dx%d with %d rows and %d stages needs %zu bytes of shared memory, more than the device's %d",
+                 a->block[0], a->block[1], a->block[2], a->rows, a->stages, s->smem, gpu_device()->smem_optin);
+    else return marching_grid_fits(a, (long)a->rows * a->block[1], a->nodes, why, n);
+    return -1;
+}
+
+/* ---- the rules ------------------------------------------------------------------------------ */
+
+/* baseline: one thread per node, 3-D blocks; chunks of at most 65535 blocks in y and z, one
+ * launch each (one in all, on any usual grid), from rows j0 and planes k0. */
+static int baseline_check(const struct facts *f, const struct shape *s, char *why, size_t n)
+{
+    (void)f;
+    return block_in_limits(s->args.block, 0, why, n) || narrow_offsets(&s->args, why, n);
+}
+
+static void baseline_run(const void *fn, const struct shape *s)
+{
+    struct kernel_args a = s->args;
+    const int cy = (int)(GRID_YZ_MAX * a.block[1]), cz = (int)(GRID_YZ_MAX * a.block[2]);
+    for (int k0 = 0; k0 < a.nz; k0 += cz)
+        for (int j0 = 0; j0 < a.ny; j0 += cy) {
+            void *params[] = {&a, &j0, &k0};
+            gpu_start(fn, blocks_for(a.nx, a.block[0]), blocks_for(a.ny - j0 < cy ? a.ny - j0 : cy, a.block[1]),
+                      blocks_for(a.nz - k0 < cz ? a.nz - k0 : cz, a.block[2]), s->block, 0, params);
+        }
+}
+
+/* linear: 1-D blocks of Bx*By*Bz threads over the nodes in x-fastest order; whole xy planes per
+ * launch, at most 2^32 - 1 nodes (the kernel's index is 32-bit) and 2^31 - 1 blocks. */
+static int linear_check(const struct facts *f, const struct shape *s, char *why, size_t n)
+{
+    const struct kernel_args *a = &s->args;
+    const long plane = (long)a->nx * a->ny;
+    if (baseline_check(f, s, why, n)) return -1;
+    if (plane <= (long)a->block[0] * a->block[1] * a->block[2] * GRID_X_MAX && plane <= 0xffffffffL) return 0;
+    snprintf(why, n, "an xy plane of %dx%d nodes exceeds the 32-bit node index", a->nx, a->ny);
+    return -1;
+}
+
+static void linear_run(const void *fn, const struct shape *s)
+{
+    struct kernel_args a = s->args;
+    const unsigned threads[3] = {s->block[0] * s->block[1] * s->block[2], 1, 1};
+    const long plane = (long)a.nx * a.ny, cap = GRID_X_MAX * threads[0];
+    const long most = (cap < 0xffffffffL ? cap : 0xffffffffL) / plane, step = most < a.nz ? most : a.nz;
+    for (int k0 = 0; k0 < a.nz; k0 += (int)step) {
+        unsigned nodes = (unsigned)(plane * (a.nz - k0 < step ? a.nz - k0 : step));
+        void *params[] = {&a, &k0, &nodes};
+        gpu_start(fn, blocks_for(nodes, threads[0]), 1, 1, threads, 0, params);
+    }
+}
+
+/* zmarch: flat blocks, each thread a.nodes consecutive nodes along z, unrolled up to what its
+ * registers hold (an f64 column of more than two nodes needed more than 255), beyond that a
+ * run-time loop (ZMARCH_NODES 0). */
+static void zmarch_shape(const struct facts *f, const struct kernel_args *a, struct shape *s)
+{
+    plain_shape(a, s);
+    s->args.nodes = a->nodes > 0 ? a->nodes : 1;
+    constant(s, "ZMARCH_NODES", s->args.nodes <= (f->real == 4 ? 8 : 2) ? s->args.nodes : 0);
+}
+
+static int zmarch_check(const struct facts *f, const struct shape *s, char *why, size_t n)
+{
+    const struct kernel_args *a = &s->args;
+    if (block_in_limits(a->block, f->traits->max_threads, why, n) || narrow_offsets(a, why, n)) return -1;
+    if (a->block[2] != 1) snprintf(why, n, "block %dx%dx%d: zmarch takes flat blocks (z extent 1)", a->block[0], a->block[1], a->block[2]);
+    else if (a->nodes > a->nz) snprintf(why, n, "%d nodes per thread: more than the grid's %d planes", a->nodes, a->nz);
+    else return marching_grid_fits(a, a->block[1], a->nodes, why, n);
+    return -1;
+}
+
+static void one_launch(const void *fn, const struct shape *s, void *arg)
+{
+    const struct kernel_args *a = &s->args;
+    void *params[] = {arg};
+    gpu_start(fn, blocks_for(a->nx, a->block[0]), blocks_for(a->ny, (long)a->block[1] * (a->rows > 1 ? a->rows : 1)),
+              blocks_for(a->nz, a->nodes), s->block, s->smem, params);
+}
+
+static void zmarch_run(const void *fn, const struct shape *s)
+{
+    struct kernel_args a = s->args;
+    one_launch(fn, s, &a);
+}
+
+/* tile25d: the launch's block (Bx, By), rows and depth are the kernel's constants; its shared
+ * memory the rings gpu_rules.h lays out. */
+static void tile25d_shape(const struct facts *f, const struct kernel_args *a, struct shape *s)
+{
+    plain_shape(a, s);
+    tiled_args(f, a, &s->args);
+    const struct kernel_args *t = &s->args;
+    constant(s, "TILE_BX", t->block[0]), constant(s, "TILE_BY", t->block[1]);
+    constant(s, "TILE_ROWS", t->rows), constant(s, "TILE_STAGES", t->stages);
+    s->smem = (size_t)f->real * (size_t)tile25d_smem_values(t->block[0], t->rows * t->block[1], t->stages, f->lo[0][1],
+                                                            f->hi[0][1], f->lo[0][2], f->hi[0][2], f->lo[1][1], f->hi[1][1],
+                                                            f->lo[1][2], f->hi[1][2], f->nnode);
+}
+
+static void tile25d_run(const void *fn, const struct shape *s)
+{
+    struct kernel_args a = s->args;
+    one_launch(fn, s, &a);
+}
+
+/* The fused step's kernels take the half-step's three components' kernel_args, a[0]'s launch. */
+
+/* fused: one thread per node (a.nodes along z, the kernel's FUSED_NODES, unrolled), 3-D blocks,
+ * chunks as the baseline's; no launch bounds, so the block is checked against the compiled
+ * kernel's own limit (gpu_kernel_accepts). */
+enum { FUSED_MAX_NODES = 8 };
+
+static void fused_shape(const struct facts *f, const struct kernel_args *a, struct shape *s)
+{
+    (void)f;
+    plain_shape(a, s);
+    s->args.nodes = a->nodes > 0 ? a->nodes : 1;
+    constant(s, "FUSED_NODES", s->args.nodes);
+}
+
+static int fused_check(const struct facts *f, const struct shape *s, char *why, size_t n)
+{
+    if (baseline_check(f, s, why, n)) return -1;
+    if (s->args.nodes <= FUSED_MAX_NODES) return 0;
+    snprintf(why, n, "%d nodes per thread: the fused kernels take 1 to %d", s->args.nodes, FUSED_MAX_NODES);
+    return -1;
+}
+
+static void fused_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
+{
+    struct kernel_args f[3] = {a3[0], a3[1], a3[2]}; /* struct fused_args: three kernel_args */
+    const int zn = s->args.nodes, *b = s->args.block;
+    const int cy = (int)(GRID_YZ_MAX * b[1]), cz = (int)(GRID_YZ_MAX * b[2] * zn);
+    for (int k0 = 0; k0 < f[0].nz; k0 += cz)
+        for (int j0 = 0; j0 < f[0].ny; j0 += cy) {
+            void *params[] = {f, &j0, &k0};
+            gpu_start(fn, blocks_for(f[0].nx, b[0]), blocks_for(f[0].ny - j0 < cy ? f[0].ny - j0 : cy, b[1]),
+                      blocks_for(f[0].nz - k0 < cz ? f[0].nz - k0 : cz, (long)b[2] * zn), s->block, 0, params);
+        }
+}
+
+/* fused25d: tile25d's rule over the half-step's three source fields. */
+static void fused25d_shape(const struct facts *f, const struct kernel_args *a, struct shape *s)
+{
+    plain_shape(a, s);
+    tiled_args(f, a, &s->args);
+    const struct kernel_args *t = &s->args;
+    constant(s, "TILE_BX", t->block[0]), constant(s, "TILE_BY", t->block[1]);
+    constant(s, "TILE_ROWS", t->rows), constant(s, "TILE_STAGES", t->stages);
+    const int y0[3] = {f->lo[0][1], f->lo[1][1], f->lo[2][1]}, y1[3] = {f->hi[0][1], f->hi[1][1], f->hi[2][1]};
+    const int z0[3] = {f->lo[0][2], f->lo[1][2], f->lo[2][2]}, z1[3] = {f->hi[0][2], f->hi[1][2], f->hi[2][2]};
+    s->smem = (size_t)f->real * (size_t)fused25d_smem_values(t->block[0], t->rows * t->block[1], t->stages, y0, y1, z0, z1);
+}
+
+static void fused25d_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
+{
+    struct kernel_args f[3];
+    for (int q = 0; q < 3; q++)
+        f[q] = a3[q], f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].stages = s->args.stages;
+    one_launch(fn, s, f);
+}
+
+static const struct rule {
+    const char *variant;
+    void (*shape)(const struct facts *f, const struct kernel_args *a, struct shape *s); /* NULL: plain */
+    int (*check)(const struct facts *f, const struct shape *s, char *why, size_t n);
+    void (*run)(const void *fn, const struct shape *s);                                 /* one component */
+    void (*run_all)(const void *fn, const struct shape *s, const struct kernel_args *a3); /* a fused half-step */
+} rules[] = {
+    {"baseline", NULL, baseline_check, baseline_run, NULL},
+    {"linear", NULL, linear_check, linear_run, NULL},
+    {"zmarch", zmarch_shape, zmarch_check, zmarch_run, NULL},
+    {"tile25d", tile25d_shape, tiled_fits, tile25d_run, NULL},
+    {"fused", fused_shape, fused_check, NULL, fused_run_all},
+    {"fused25d", fused25d_shape, tiled_fits, NULL, fused25d_run_all},
+};
+
+/* ---- kernels: sources, compiled shapes, loaded functions --------------------------------------- */
+
+/* One compiled launch shape of a kernel. */
+struct built {
+    char options[MAX_CONSTANTS * CONSTANT_LEN];
+    struct rtc_code code;
+    const void *fn;       /* loaded on first launch (NULL before) */
+    size_t smem_allowed;  /* dynamic shared memory opted in for (above the default 48 KiB) */
+};
+
+/* Each table entry's state, made on first use. */
+struct kstate {
+    const struct rule *rule;
+    const struct template *t;
+    struct facts f;
+    char name[128];
+    char *source;
+    int n, cap;
+    struct built **b;
+};
+
+static struct kstate *states; /* gpu_kernel_table's entries, then gpu_fused_table's */
+
+static const struct template *template_of(const char *variant, int step)
+{
+    static struct template *t;
+    if (!t && !(t = calloc((size_t)gpu_template_count, sizeof *t))) emit_fail("out of memory");
+    for (int i = 0; i < gpu_template_count; i++) {
+        if (!t[i].text) template_parse(&t[i], gpu_template_names[i], gpu_template_texts[i]);
+        if (!strcmp(t[i].variant, variant) && t[i].step == step) return &t[i];
+    }
+    emit_fail("no GPU template for variant %s in this build", variant);
+}
+
+static struct kstate *state_of(const struct kernel_entry *k)
+{
+    const int fused = k >= gpu_fused_table && k < gpu_fused_table + gpu_fused_table_len;
+    const long i = fused ? gpu_kernel_table_len + (k - gpu_fused_table) : k - gpu_kernel_table;
+    struct kstate *st;
+#pragma omp critical(gpu_kernels)
+    {
+        emit_program = "fdtdbench: kernel generator";
+        if (!states && !(states = calloc((size_t)(gpu_kernel_table_len + gpu_fused_table_len), sizeof *states)))
+            emit_fail("out of memory");
+        st = &states[i];
+        if (!st->source) {
+            for (size_t r = 0; r < sizeof rules / sizeof rules[0] && !st->rule; r++)
+                if (!strcmp(rules[r].variant, k->variant) && !rules[r].run_all == !fused) st->rule = &rules[r];
+            if (!st->rule) emit_fail("no launch rule for GPU variant %s (kernels_gpu/launch.c)", k->variant);
+            st->t = template_of(k->variant, fused);
+            const struct kernel_desc d = {scheme_find(k->scheme), k->component, k->precision, k->coef,
+                                          st->t->variant, &st->t->traits, st->t->device};
+            if (!d.s) emit_fail("no scheme %s in this build", k->scheme);
+            kernel_name(st->name, sizeof st->name, &d);
+            struct facts *f = &st->f;
+            f->k = k, f->real = k->precision == F32 ? 4 : 8, f->traits = &st->t->traits;
+            source_boxes(&d, fused, f->lo, f->hi);
+            f->nnode = node_array_count(&d, fused);
+            struct buf b = {0};
+            put(&b, "/* %s, generated from %s and %s; compiled at run time by fdtdbench. */\n", st->name,
+                st->t->path, d.s->file);
+            put_prologue(st->t, &b);
+            put_kernel(&d, st->t, &b);
+            /* The test of a failed compilation: a kernel whose name holds this text gets a syntax error. */
+            const char *bad = getenv("FDTDBENCH_TEST_BAD_KERNEL");
+            if (bad && bad[0] && strstr(st->name, bad)) put(&b, "\nthis line is a syntax error planted by FDTDBENCH_TEST_BAD_KERNEL\n");
+            st->source = b.s;
+        }
+    }
+    return st;
+}
+
+static void shape_of(const struct kstate *st, const struct kernel_args *a, struct shape *s)
+{
+    if (st->rule->shape) st->rule->shape(&st->f, a, s);
+    else plain_shape(a, s);
+}
+
+/* The compiled kernel of shape s (compiled now, or read from the disk cache, if this process has
+ * not had it yet). Thread-safe; compiles outside the lock. */
+static struct built *build(struct kstate *st, const struct shape *s)
+{
+    char options[MAX_CONSTANTS * CONSTANT_LEN] = "";
+    const char *opts[MAX_CONSTANTS];
+    for (int i = 0; i < s->nconst; i++) strcat(options, s->constant[i]), strcat(options, " "), opts[i] = s->constant[i];
+    struct built *found = NULL;
+#pragma omp critical(gpu_kernels)
+    for (int i = 0; i < st->n && !found; i++)
+        if (!strcmp(st->b[i]->options, options)) found = st->b[i];
+    if (found) return found;
+    struct built *b = calloc(1, sizeof *b);
+    if (!b) emit_fail("out of memory");
+    snprintf(b->options, sizeof b->options, "%s", options);
+    rtc_build(st->name, st->source, opts, s->nconst, gpu_arch(), &b->code);
+#pragma omp critical(gpu_kernels)
+    {
+        for (int i = 0; i < st->n && !found; i++) /* another thread built it meanwhile */
+            if (!strcmp(st->b[i]->options, options)) found = st->b[i];
+        if (!found) {
+            if (st->n == st->cap && !(st->b = realloc(st->b, (size_t)(st->cap = st->cap ? 2 * st->cap : 8) * sizeof *st->b)))
+                emit_fail("out of memory");
+            st->b[st->n++] = found = b;
+        }
+    }
+    if (found != b) free(b->code.code), free(b);
+    return found;
+}
+
+static const void *function_of(struct kstate *st, struct built *b)
+{
+    if (!b->fn) b->fn = gpu_load(&b->code, st->name);
+    return b->fn;
+}
+
+/* The launch checks that need no GPU: the rule's, on the shape it makes of a. */
+static int static_check(struct kstate *st, const struct shape *s, char *why, size_t n)
+{
+    const int *b = s->args.block;
+    if (b[0] < 1 || b[1] < 1 || b[2] < 1 || s->args.nodes < 0 || s->args.rows < 0 || s->args.stages < 0) {
+        snprintf(why, n, "block %dx%dx%d, %d nodes, %d rows, %d stages: not a launch", b[0], b[1], b[2], s->args.nodes,
+                 s->args.rows, s->args.stages);
+        return -1;
+    }
+    return st->rule->check(&st->f, s, why, n);
+}
+
+int gpu_kernel_accepts(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n)
+{
+    struct kstate *st = state_of(k);
+    struct shape s;
+    shape_of(st, a, &s);
+    if (static_check(st, &s, why, n)) return -1;
+    if (st->rule->shape || st->rule->run_all) { /* compiled for this shape: its own limits too */
+        struct cudaFuncAttributes fa;
+        const void *fn = function_of(st, build(st, &s));
+        const int *b = s.args.block;
+        if (cudaFuncGetAttributes(&fa, fn) == cudaSuccess && (long)b[0] * b[1] * b[2] > fa.maxThreadsPerBlock) {
+            snprintf(why, n, "block %dx%dx%d: the compiled kernel (%d registers a thread) takes at most %d threads", b[0],
+                     b[1], b[2], fa.numRegs, fa.maxThreadsPerBlock);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void gpu_kernel_launch(const struct kernel_entry *k, const struct kernel_args *a)
+{
+    struct kstate *st = state_of(k);
+    struct shape s;
+    shape_of(st, a, &s);
+    struct built *b = build(st, &s);
+    const void *fn = function_of(st, b);
+    if (s.smem > 48 * 1024 && s.smem > b->smem_allowed &&
+        cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s.smem) == cudaSuccess)
+        b->smem_allowed = s.smem;
+    if (st->rule->run_all) st->rule->run_all(fn, &s, a);
+    else st->rule->run(fn, &s);
+}
+
+/* ---- for the harness: compiling ahead, and how a kernel was obtained ------------------------------ */
+
+int gpu_kernel_prepare(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n)
+{
+    struct kstate *st = state_of(k);
+    struct shape s;
+    shape_of(st, a, &s);
+    if (static_check(st, &s, why, n)) return -1;
+    build(st, &s);
+    return 0;
+}
+
+double gpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_args *a)
+{
+    struct kstate *st = state_of(k);
+    struct shape s;
+    shape_of(st, a, &s);
+    const struct built *b = build(st, &s);
+    return b->code.from_cache ? -1 : b->code.compile_ms;
+}
+
+void gpu_kernels_forget(void)
+{
+#pragma omp critical(gpu_kernels)
+    for (int i = 0; states && i < gpu_kernel_table_len + gpu_fused_table_len; i++) {
+        for (int j = 0; j < states[i].n; j++) free(states[i].b[j]->code.code), free(states[i].b[j]);
+        states[i].n = 0; /* the modules stay loaded: a kernel launched before may still run */
+    }
+}
