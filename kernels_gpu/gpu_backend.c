@@ -95,17 +95,17 @@ const void *gpu_support_kernel(const char *name)
 {
     static struct rtc_code code;
     static struct {
-        const char *name;
+        char name[32];
         const void *fn;
     } loaded[16];
     if (!code.code) rtc_build("support", gpu_support_texts[0], NULL, 0, gpu_arch(), &code);
     int i = 0;
-    while (i < 16 && loaded[i].name && strcmp(loaded[i].name, name)) i++;
+    while (i < 16 && loaded[i].fn && strcmp(loaded[i].name, name)) i++;
     if (i == 16) {
         fprintf(stderr, "fdtdbench: too many support kernels\n");
         exit(2);
     }
-    if (!loaded[i].name) loaded[i].name = name, loaded[i].fn = gpu_load(&code, name);
+    if (!loaded[i].fn) snprintf(loaded[i].name, sizeof loaded[i].name, "%s", name), loaded[i].fn = gpu_load(&code, name);
     return loaded[i].fn;
 }
 

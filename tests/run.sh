@@ -26,9 +26,11 @@ run_one() { # NAME COMMAND...
     name=$1
     shift
     echo "== $name"
+    start=$(date +%s)
     "$@" >"$log" 2>&1
     rc=$?
     cat "$log"
+    echo "   ($name: $(($(date +%s) - start)) s)"
     sed -n "s/^SKIP /  $name: /p" "$log" >>"$skips"
     tally "$name"
     if [ $rc -ne 0 ] && ! grep -q ' [1-9][0-9]* failed' "$log"; then
