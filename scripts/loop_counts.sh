@@ -52,7 +52,7 @@ for k in "$@"; do
             for (j = s; j < i; j++)
                 if (ins[j] ~ /^j/ && ins[j] !~ /^jmp/ && match(ins[j], /[0-9a-f]+ </)) {
                     tj = hex(substr(ins[j], RSTART, RLENGTH - 2))
-                    for (c = j + 1; c < i && at[c] < tj; c++) cold[c] = 1
+                    if (tj <= at[i]) for (c = j + 1; c < i && at[c] < tj; c++) cold[c] = 1 # a way out of the loop skips nothing
                 }
             nl++; from[nl] = s; to[nl] = i; lw[nl] = w
             if (w > widest) widest = w
