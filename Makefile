@@ -2,8 +2,9 @@
 #   make            build build/fdtdbench (CUDA backend too when nvcc is on the PATH)
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
 #   make test       every test; GPU tests run only where a GPU is present
-#   make tune       launch tuning for the present GPU: every kernel variant (f32 at 512^3, Hx at the
-#                   paper's 300^3, then the Hx rows bench takes in f64 and with uniform
+#   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays and
+#                   uniform), then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
+#                   the paper's 300^3, then the Hx rows bench takes in f64 and with uniform
 #                   coefficients), then the fused step
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
 #                   results/README.md is written by make bench or fdtdbench report
@@ -170,13 +171,18 @@ bench: $(BUILD)/fdtdbench
 peers: $(BUILD)/fdtdbench
 	sh scripts/peers.sh --fdtdbench $(BUILD)/fdtdbench $(PEERS_ARGS)
 
+# The CPU's tiles and nodes along z (Hx: f32 arrays and uniform, the rows bench times in every
+# variant), then the GPU's launches where a GPU is usable (where not, those lines only say so):
 # 512^3 for every table but Table 4, whose Hx rows run at the paper's 300^3 (the best shape differs).
+TUNE_GPU = $(if $(shell $(BUILD)/fdtdbench probe --device gpu >/dev/null 2>&1 && echo yes),,@echo no usable GPU, skipped: )
 tune: $(BUILD)/fdtdbench
-	$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
-	$(BUILD)/fdtdbench tune --component hx --grid 300 $(if $(FORCE),--force,)
-	$(BUILD)/fdtdbench tune --component hx --precision f64 $(if $(FORCE),--force,)
-	$(BUILD)/fdtdbench tune --component hx --coef uniform $(if $(FORCE),--force,)
-	$(BUILD)/fdtdbench tune --step $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --device cpu $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --device cpu --coef uniform $(if $(FORCE),--force,)
+	$(TUNE_GPU)$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
+	$(TUNE_GPU)$(BUILD)/fdtdbench tune --component hx --grid 300 $(if $(FORCE),--force,)
+	$(TUNE_GPU)$(BUILD)/fdtdbench tune --component hx --precision f64 $(if $(FORCE),--force,)
+	$(TUNE_GPU)$(BUILD)/fdtdbench tune --component hx --coef uniform $(if $(FORCE),--force,)
+	$(TUNE_GPU)$(BUILD)/fdtdbench tune --step $(if $(FORCE),--force,)
 
 plots: $(BUILD)/fdtdbench
 	@sh plots/need_gnuplot.sh $(BUILD)/apt-gnuplot.log

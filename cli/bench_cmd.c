@@ -28,19 +28,34 @@ static const char *const help =
     "add the smallest cube beyond 8x that cache.\n"
     "Prints Markdown tables and saves them with the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n"
     "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}.\n"
-    "--quick: fewer sizes, 3 samples.\n";
+    "--quick: fewer sizes, 3 samples. --tables: only the tables named (the CSV's table column; a name\n"
+    "stands for every table it begins: table5 for both thread counts), and no full step.\n";
 
 struct bench {
     struct session s;
     struct results_file rf;
     int reps, quick, failures;
+    char *tables; /* --tables: a comma-separated list of table names (prefixes), or NULL for all */
 };
+
+/* 1 if table is one bench was asked for (--tables), each name there standing for every table it
+ * begins. */
+static int wanted(const struct bench *b, const char *table)
+{
+    if (!b->tables) return 1;
+    for (const char *t = b->tables; *t; t += strcspn(t, ",") + (t[strcspn(t, ",")] == ',')) {
+        size_t len = strcspn(t, ",");
+        if (len && !strncmp(t, table, len)) return 1;
+    }
+    return 0;
+}
 
 /* Measures and records one row; its MCells/s, or -1 if it failed. */
 static double measure_row(struct bench *b, const char *table, struct run_config c, double paper)
 {
     struct run_result r;
     char why[512];
+    if (!wanted(b, table)) return -1;
     c.reps = b->reps;
     fprintf(stderr, "  %-18s %-7s %s %s %-8s %dx%dx%d %s %dx%dx%d ... ", table, c.scheme->name,
             component_names[c.component], coef_names[c.coef], c.variant, c.grid[0], c.grid[1], c.grid[2],
@@ -99,6 +114,23 @@ static void measure_components_f64(struct bench *b, const char *const *variant, 
     }
 }
 
+/* In cache: c's grid as 128 x n x n with n the largest (at least 4) whose arrays fit in three
+ * quarters of the level-2 caches of c's threads (one core each), halo planes included: long rows
+ * of one vector loop each, and data that stay in each core's L2 between launches. 0 if the
+ * device does not say its L2. */
+static int incache_grid(struct run_config *c, const struct device_desc *d)
+{
+    const double budget = 0.75 * (double)d->core_cache_bytes * (c->threads > 0 ? c->threads : d->max_threads);
+    if (!d->core_cache_bytes) return 0;
+    int n = 4;
+    for (c->grid[0] = 128; n < 128; n++) {
+        c->grid[1] = c->grid[2] = n + 1;
+        if ((double)run_bytes(c) > budget) break;
+    }
+    c->grid[1] = c->grid[2] = n;
+    return 1;
+}
+
 static void bench_cpu(struct bench *b)
 {
     const char *vars[8];
@@ -111,21 +143,41 @@ static void bench_cpu(struct bench *b)
             for (int i = 0; i < scheme_count(); i++) {
                 struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, PAPER_GRID);
                 c.threads = thread_counts[t];
+                default_launch(&b->s, &c); /* the tuned tile and nodes (tune --device cpu), else the declared */
                 const struct paper_scheme *p = paper_find(c.scheme->name);
                 measure_headline(b, table, c, p ? p->cpu_mcells : -1);
             }
     }
+    /* Each variant's loop with the data in cache: updates per cycle per core (updates_per_cycle),
+     * what its loads, instructions or latency allow where memory does not bound it. */
+    for (int t = 0; t < (all > 1 ? 2 : 1); t++) {
+        session_bandwidth(&b->s, thread_counts[t]);
+        for (int v = 0; v < nv; v++)
+            for (int i = 0; i < scheme_count(); i++) {
+                struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, PAPER_GRID);
+                c.threads = thread_counts[t];
+                if (!incache_grid(&c, &b->s.desc)) continue;
+                default_launch(&b->s, &c);
+                measure_row(b, "incache", c, -1);
+            }
+    }
     for (int v = 0; v < nv; v++)
-        for (int i = 0; i < scheme_count(); i++)
-            measure_headline(b, "uniform", hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_UNIFORM, PAPER_GRID), -1);
+        for (int i = 0; i < scheme_count(); i++) {
+            struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_UNIFORM, PAPER_GRID);
+            default_launch(&b->s, &c);
+            measure_headline(b, "uniform", c, -1);
+        }
     const char *plain[MAX_SCHEMES];
     for (int i = 0; i < scheme_count(); i++) plain[i] = vars[0];
     if (!b->quick) measure_components_f64(b, plain, plain, PAPER_GRID, all);
     static const int sizes[] = {32, 64, 128, 200, 300};
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
-            for (int g = b->quick ? 2 : 0; g < 5; g++)
-                measure_row(b, "sizes", hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, sizes[g]), -1);
+            for (int g = b->quick ? 2 : 0; g < 5; g++) {
+                struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, sizes[g]);
+                default_launch(&b->s, &c);
+                measure_row(b, "sizes", c, -1);
+            }
 }
 
 /* Every kernel the GPU tables run, compiled first on every core: each one's launch at the two
@@ -198,20 +250,20 @@ static void bench_gpu(struct bench *b)
     measure_components_f64(b, fastest, fastest_f64, 512, 0);
 }
 
-static int run_device(enum device d, const char *dir, int reps, int quick)
+static int run_device(enum device d, const char *dir, int reps, int quick, char *tables)
 {
     struct bench *b = calloc(1, sizeof *b);
     if (!b) cli_fail("out of memory");
-    b->reps = reps, b->quick = quick;
+    b->reps = reps, b->quick = quick, b->tables = tables;
     session_open(&b->s, d);
     fprintf(stderr, "bench on the %s: %s\n", device_names[d], b->s.desc.name);
     if (results_open(&b->rf, dir, b->s.slug, "bench")) return 2;
     if (d == DEV_CPU) bench_cpu(b);
     else bench_gpu(b);
     int rc = results_close(&b->rf) || report_bench(b->rf.path) ? 1 : 0;
-    rc |= step_bench(&b->s, dir, reps, quick); /* whole steps beside the single-component tables */
+    if (!tables) rc |= step_bench(&b->s, dir, reps, quick); /* whole steps beside the single-component tables */
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
-    cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
+    if (!tables) cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
     free(b);
     return rc;
 }
@@ -221,19 +273,22 @@ int cmd_bench(int argc, char **argv)
     static const char *const devices[] = {"cpu", "gpu", "all"};
     const char *dir = "results";
     int reps = 0, quick = 0, device = 2; /* reps 0: not given */
+    char *tables = NULL;
     const struct cli_option opts[] = {
         {"device", CLI_CHOICE, "cpu|gpu|all", "(all: the GPU too, when there is one)", &device, 0, 0, devices, 3},
         {"quick", CLI_FLAG, NULL, "fewer sizes, 3 samples unless --reps says otherwise", &quick, 0, 0, NULL, 0},
         CLI_OPT_REPS(&reps),
         CLI_OPT_RESULTS(&dir),
+        {"tables", CLI_TEXT, "LIST", "only these tables, e.g. table5,incache (all, and the full step)", &tables, 0, 0,
+         NULL, 0},
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
     if (!reps) reps = quick ? 3 : 5;
     int rc = 0;
-    if (device < 2) return run_device(device, dir, reps, quick);
-    rc |= run_device(DEV_CPU, dir, reps, quick);
+    if (device < 2) return run_device(device, dir, reps, quick, tables);
+    rc |= run_device(DEV_CPU, dir, reps, quick, tables);
     char why[256];
-    if (gpu_backend()->available(why, sizeof why)) rc |= run_device(DEV_GPU, dir, reps, quick);
+    if (gpu_backend()->available(why, sizeof why)) rc |= run_device(DEV_GPU, dir, reps, quick, tables);
     else fprintf(stderr, "bench: no GPU part: %s\n", why);
     return rc;
 }

@@ -62,7 +62,7 @@ int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, 
 #define CLI_OPT_REPS(dest) {"reps", CLI_INT, "R", "timed samples, the median is reported (5)", dest, 1, 1000, NULL, 0}
 #define CLI_OPT_RESULTS(dest) {"results", CLI_PATH, "DIR", "the results folder (results)", dest, 0, 0, NULL, 0}
 #define CLI_OPT_NODES(dest)                                                                            \
-    {"nodes", CLI_INT, "N", "GPU marching variants: nodes per thread along z (tuned, else the variant's)", dest, 1, 4096, NULL, 0}
+    {"nodes", CLI_INT, "N", "marching variants: nodes along z per GPU thread or CPU pass (tuned, else the variant's)", dest, 1, 4096, NULL, 0}
 /* Ranges: results.h's LAUNCH_MAX_ROWS and LAUNCH_MAX_STAGES, which check_extent holds every launch to. */
 #define CLI_OPT_ROWS(dest)                                                                                           \
     {"rows", CLI_INT, "N", "GPU tiled variants: rows of nodes per thread along y (tuned, else the variant's)", dest, \
@@ -70,7 +70,7 @@ int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, 
 #define CLI_OPT_STAGES(dest)                                                                                          \
     {"stages", CLI_INT, "N", "GPU tiled variants: pipeline depth, planes copied ahead (tuned, else the variant's)", \
      dest, 1, LAUNCH_MAX_STAGES, NULL, 0}
-#define CLI_OPT_VARIANT(dest) {"variant", CLI_TEXT, "NAME", "kernel variant (cpu: plain; gpu: baseline)", dest, 0, 0, NULL, 0}
+#define CLI_OPT_VARIANT(dest) {"variant", CLI_TEXT, "NAME", "kernel variant (cpu: plain, regz; gpu: baseline)", dest, 0, 0, NULL, 0}
 #define CLI_OPT_CSV(dest) {"csv", CLI_FLAG, NULL, "comma-separated values with a header line", dest, 0, 0, NULL, 0}
 /* The grid sizes every command accepts: at least the halo on each side. */
 #define CLI_GRID_MIN 4

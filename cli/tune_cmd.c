@@ -245,9 +245,10 @@ static void table_write(const struct table *t, const char *path, const struct se
     struct outfile o;
     if (outfile_open(&o, TUNED_DIR, path)) exit(1);
     FILE *f = o.f;
-    fprintf(f, "# fdtdbench tune: the fastest thread-block shape of each GPU kernel (median of the timed samples)\n");
-    fprintf(f, "# date    %s\n# gpu     %s\n# detail  %s\n# driver  %s\n", date, s->desc.name, s->desc.detail,
-            s->desc.driver);
+    fprintf(f, "# fdtdbench tune: the fastest launch of each %s kernel (median of the timed samples)\n",
+            device_names[s->device]);
+    fprintf(f, "# date    %s\n# %-7s %s\n# detail  %s\n# driver  %s\n", date, device_names[s->device], s->desc.name,
+            s->desc.detail, s->desc.driver);
     fprintf(f, "# grid    %dx%dx%d (the latest run; each line gives its own)\n", grid[0], grid[1], grid[2]);
     fprintf(f, "# bandwidth measured: %s %.1f GB/s, %s %.1f GB/s\n", s->bw.copy_name, s->bw.copy_gbs,
             s->bw.second_name, s->bw.second_gbs);
@@ -498,11 +499,114 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     return 0;
 }
 
+/* ---- the CPU (--device cpu) ---------------------------------------------------------- */
+
+/* A CPU launch: a tile (rows by planes, x whole; planes counted in passes of `nodes`) and, for a
+ * marching variant, nodes along z per pass. Tiles of a few rows gave nothing on this suite's
+ * first CPU (performance notes), so the search is small: whole rows of one plane and 16-row
+ * tiles, each at every node count the variant takes (its accepts() refuses the others). */
+static const int cpu_tiles[][3] = {{0, 0, 1}, {0, 16, 1}};
+enum { CPU_MAX_NODES = 4 };
+
+/* Measures every candidate launch of kernel e on grid, `reps` samples each, every row into rf
+ * (table "tiles"); keeps the fastest in e. */
+static void tune_cpu_kernel(struct session *s, struct results_file *rf, struct tuned_entry *e, const int grid[3],
+                            int threads, int reps)
+{
+    const struct kernel_entry *k = kernel_find(DEV_CPU, e->scheme, e->component, e->precision, e->coef, e->variant);
+    e->mcells_per_s = -1;
+    for (size_t t = 0; t < sizeof cpu_tiles / sizeof cpu_tiles[0]; t++)
+        for (int nodes = 1; nodes <= (k && k->traits.marches ? CPU_MAX_NODES : 1); nodes++) {
+            struct run_config c = {.scheme = scheme_find(e->scheme), .component = e->component,
+                                   .precision = e->precision, .coef = e->coef, .device = DEV_CPU, .variant = e->variant,
+                                   .grid = {grid[0], grid[1], grid[2]}, .threads = threads, .reps = reps,
+                                   .nodes = nodes};
+            memcpy(c.block, cpu_tiles[t], sizeof c.block);
+            struct run_result r;
+            char why[512];
+            if (measure_check(s->b, &c, &s->desc, why, sizeof why)) continue; /* a launch it does not take */
+            if (measure(s->b, &c, &s->desc, &r, why, sizeof why)) {
+                fprintf(stderr, "tune: %s %s %s tile %dx%d, %d nodes FAILED: %s\n", e->variant, e->scheme,
+                        component_names[e->component], c.block[1], c.block[2], nodes, why);
+                continue;
+            }
+            results_row(rf->f, "tiles", &c, &r, &s->desc, -1);
+            results_check(rf);
+            struct record m = {"tiles", &c, &r, &s->desc, NAN};
+            const double mc = metric_num(METRIC_mcells_per_s, &m);
+            fprintf(stderr, "  %s %s %s tile %dx%d, %d nodes: %.1f MCells/s, %.1f%% of bw\n", e->variant, e->scheme,
+                    component_names[e->component], c.block[1], c.block[2], nodes, mc, metric_num(METRIC_pct_bw, &m));
+            if (mc > e->mcells_per_s) {
+                memcpy(e->block, c.block, sizeof e->block);
+                e->nodes = nodes, e->rows = 1, e->stages = 0;
+                e->mcells_per_s = mc, e->gbs = metric_num(METRIC_gbs_effective, &m);
+                memcpy(e->grid, grid, sizeof e->grid);
+            }
+        }
+}
+
+/* tune --device cpu: each CPU variant's launch (tile, nodes along z) per scheme and component on
+ * `threads` threads (0: all), at the paper's 300^3 unless a grid is given, saved to
+ * results/tuned/<cpu>-<N>t.conf (session_tuned_slug), where run, sweep and bench look. Components
+ * default to hx: the others take its launch (tuned_block), as a GPU kernel takes its sibling's. */
+static int tune_cpu(char **vnames, int nv, const struct scheme *const *sl, int ns, const int *cl, int nc, int precision,
+                    int coef, const int grid_given[3], int threads, int reps, int force)
+{
+    const char *known[MAX_VARIANTS], *vl[MAX_VARIANTS];
+    const int nknown = kernel_variants(DEV_CPU, known, MAX_VARIANTS);
+    if (nv == 0 || (nv == 1 && !strcmp(vnames[0], "all")))
+        for (nv = 0; nv < nknown; nv++) vl[nv] = known[nv];
+    else
+        for (int i = 0; i < nv; i++) {
+            int j = 0;
+            while (j < nknown && strcmp(known[j], vnames[i])) j++;
+            if (j == nknown) cli_error("tune: unknown CPU variant '%s'", vnames[i]);
+            vl[i] = known[j];
+        }
+    const int grid[3] = {grid_given[0] ? grid_given[0] : PAPER_GRID, grid_given[0] ? grid_given[1] : PAPER_GRID,
+                         grid_given[0] ? grid_given[2] : PAPER_GRID};
+    struct session s;
+    session_open(&s, DEV_CPU);
+    char slug[128], path[512], date[64], why[512];
+    session_tuned_slug(&s, threads, slug, sizeof slug);
+    tuned_path(slug, path, sizeof path);
+    struct table table = {0};
+    table_read(&table, path, date);
+    for (int i = 0; i < ns; i++) { /* the grid fits, for the largest storage asked */
+        struct run_config c = {.scheme = sl[i], .component = HX, .precision = precision, .coef = coef,
+                               .device = DEV_CPU, .variant = vl[0], .grid = {grid[0], grid[1], grid[2]}, .reps = 1};
+        if (run_fits(&c, &s.desc, why, sizeof why)) cli_error("tune: %s", why);
+    }
+    struct results_file rf;
+    if (results_open(&rf, "results", s.slug, "tune")) return 1;
+    session_bandwidth(&s, threads);
+    const double start = omp_get_wtime();
+    int tuned = 0;
+    for (int v = 0; v < nv; v++)
+        for (int i = 0; i < ns; i++)
+            for (int c = 0; c < nc; c++) {
+                struct tuned_entry e = kernel_key(vl[v], sl[i], cl[c], precision, coef, grid);
+                if (!force && table_find(&table, &e)) continue;
+                tune_cpu_kernel(&s, &rf, &e, grid, threads, reps);
+                if (e.mcells_per_s < 0) continue;
+                fprintf(stderr, "tune: %s %s %s: best tile %dx%d, %d nodes, %.1f MCells/s\n", e.variant, e.scheme,
+                        component_names[e.component], e.block[1], e.block[2], e.nodes, e.mcells_per_s);
+                table_put(&table, &e);
+                table_write(&table, path, &s, grid);
+                tuned++;
+            }
+    if (results_close(&rf)) return 1;
+    fprintf(stderr, "tune: %d CPU kernels tuned in %.0f s (%s); every measurement in %s\n", tuned,
+            omp_get_wtime() - start, path, rf.path);
+    free(table.e);
+    return 0;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     char *schemes[MAX_LIST], *components[MAX_LIST], *blocks[MAX_SHAPES], *vnames[MAX_VARIANTS];
     int ns = 0, nc = 0, nb = 0, nv = 0, precision = F32, coef = COEF_ARRAY, reps = 3, force = 0, grid[3] = {0, 0, 0};
-    int step = 0;
+    int step = 0, device = DEV_GPU, threads = 0;
     char *scheme_list = NULL, *component_list = NULL, *variant_list = NULL, *block_list = NULL;
     const struct cli_option opts[] = {
         {"scheme", CLI_TEXT, "LIST|all", "(all)", &scheme_list, 0, 0, NULL, 0},
@@ -517,6 +621,9 @@ int cmd_tune(int argc, char **argv)
         {"force", CLI_FLAG, NULL, "tune again what the file already has", &force, 0, 0, NULL, 0},
         {"step", CLI_FLAG, NULL, "tune the fused full step's launch instead (every scheme and storage)", &step, 0, 0,
          NULL, 0},
+        {"device", CLI_CHOICE, "cpu|gpu", "cpu: each CPU variant's tile and nodes along z, hx unless --component (gpu)",
+         &device, 0, 0, device_names, 2},
+        {"threads", CLI_INT, "T", "CPU threads, 1 to the CPUs online (all)", &threads, 1, omp_get_num_procs(), NULL, 0},
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
     if (scheme_list) ns = split_list(scheme_list, schemes, MAX_LIST);
@@ -534,6 +641,12 @@ int cmd_tune(int argc, char **argv)
         for (nc = 0; nc < NCOMPONENTS; nc++) cl[nc] = nc;
     else
         for (int i = 0; i < nc; i++) cl[i] = cli_component(components[i]);
+    if (device == DEV_CPU) {
+        if (step || nb) cli_error("tune: --step and --blocks are GPU options (the CPU's fused step has no launch to tune)");
+        if (!component_list) cl[0] = HX, nc = 1;
+        return tune_cpu(vnames, nv, sl, ns, cl, nc, precision, coef, grid, threads, reps, force);
+    }
+    if (threads) cli_error("tune: --threads is a CPU option (--device cpu)");
     const char *known[MAX_VARIANTS], *vl[MAX_VARIANTS];
     int nknown = kernel_variants(DEV_GPU, known, MAX_VARIANTS);
     if (nv == 0 || (nv == 1 && !strcmp(vnames[0], "all")))

@@ -275,6 +275,76 @@ static void emit_layer_body(struct buf *b, const struct kernel_desc *k)
     }
 }
 
+/* ---- several nodes along z at once ($ZBODYn) ------------------------------------------ */
+
+enum { MAX_ZNODES = 8 };
+
+/* The points a $ZBODYn loads: field ('P' or 'M') and offset, each loaded once. */
+struct zloads {
+    int n;
+    char field[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES];
+    int d[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES][3];
+};
+
+/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time. */
+static int zload(struct buf *b, struct zloads *z, char f, const struct point *p, int r)
+{
+    const int d[3] = {p->d[0], p->d[1], p->d[2] + r};
+    for (int i = 0; i < z->n; i++)
+        if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
+    if (z->n == (int)sizeof z->field) emit_fail("too many points for $ZBODY");
+    z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
+    put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
+    return z->n++;
+}
+
+/* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
+ * dependent adds than a running sum. */
+static void zsum(struct buf *b, const int *ids, int lo, int hi)
+{
+    if (hi - lo == 2) {
+        put(b, "(x%d - x%d)", ids[lo], ids[lo + 1]);
+        return;
+    }
+    int mid = lo + (hi - lo) / 4 * 2;
+    if (mid == lo) mid += 2;
+    put(b, "(");
+    zsum(b, ids, lo, mid);
+    put(b, " + ");
+    zsum(b, ids, mid, hi);
+    put(b, ")");
+}
+
+static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
+{
+    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
+    static struct zloads z; /* large; the generator is single-threaded */
+    const char c = storage_letter(k);
+    z.n = 0;
+    for (int g = 0; g < k->s->ngroups; g++) {
+        struct group_terms t;
+        expand_group(k->s, g, k->component, &t);
+        for (int r = 0; r < nodes; r++) {
+            int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
+            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, 'P', &t.plus[i], r);
+            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, 'M', &t.minus[i], r);
+            put(b, "        const VT g%d_%d = ", g, r);
+            zsum(b, p, 0, t.npoints);
+            put(b, " - ");
+            zsum(b, m, 0, t.npoints);
+            put(b, ";\n");
+        }
+    }
+    for (int r = 0; r < nodes; r++) {
+        put(b, "        const VT v%d = ", r);
+        for (int l = 0; l < k->s->levels; l++)
+            put(b, "%sZCOEF_%c(da%d, %d) * LD(L%d, OFF(0, 0, %d))", l ? " + " : "", c, l, r, l, r);
+        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d, %d) * g%d_%d", c, g, r, g, r);
+        put(b, ";\n");
+    }
+    for (int r = 0; r < nodes; r++) put(b, "        ZSTORE(%d, v%d);\n", r, r);
+}
+
 void kernel_name(char *out, size_t n, const struct kernel_desc *k)
 {
     if (k->traits->layer)
@@ -336,7 +406,11 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         }
         else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k);
         else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k);
-        else emit_fail("template: unknown placeholder $%s", word);
+        else if (!strcmp(word, "ZBODY") && j < len && text[j] >= '0' && text[j] <= '9') {
+            int nodes = 0;
+            while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
+            emit_zbody(out, k, nodes);
+        } else emit_fail("template: unknown placeholder $%s", word);
         i = j;
     }
 }

@@ -15,6 +15,8 @@ struct bandwidth {
     const char *copy_name, *second_name;
     double best_gbs;   /* the better of the two: what pct_bw is against */
     size_t bytes;      /* size of each array the probe used */
+    double clock_ghz;  /* CPU: the cores' clock measured with the probe (cycles per second of a chain of
+                        * dependent adds, over each thread's CPU time, averaged); 0 where not measured */
 };
 
 /* Context for every CSV row. Empty strings where a field does not apply. */
@@ -24,6 +26,7 @@ struct device_desc {
     char driver[64];     /* GPU driver / CUDA runtime; CPU: empty */
     size_t memory_bytes; /* what the device can hold */
     size_t cache_bytes;  /* last-level cache: rows whose arrays fit in a few times this are flagged */
+    size_t core_cache_bytes; /* CPU: the level-2 cache of one core (bench's in-cache table); 0 if unknown */
     int max_threads;     /* CPU: OpenMP threads available; GPU: threads per block */
     int max_block[3];    /* GPU: per-dimension block limits; CPU: 0 */
     char simd[32];       /* CPU: the kernels' vector width ("avx512: 64 bytes"); GPU: empty */

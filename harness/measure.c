@@ -492,7 +492,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     const double t2 = omp_get_wtime();
     spent_setup += t2 - t1;
     double once, *ms = malloc(sizeof(double) * (size_t)c->reps);
-    struct bandwidth *probes = malloc(sizeof *probes * (size_t)c->reps);
+    struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */
     int rc = ms && probes ? b->time_kernel(k->fn, &a, 1, 1, 1, &once, why, n) : -1;
     if (rc == 0) r->batch = once >= 20 ? 1 : (int)ceil(20 / (once > 1e-4 ? once : 1e-4));
     for (int i = 0; rc == 0 && i < c->reps; i++) {
@@ -533,14 +533,14 @@ double median(double *v, int n)
 void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struct bandwidth *bw, double *pct_bw,
                  double *spread)
 {
-    double *pct = malloc(sizeof *pct * 3 * (size_t)n), *copy = pct + n, *second = pct + 2 * n;
+    double *pct = malloc(sizeof *pct * 4 * (size_t)n), *copy = pct + n, *second = pct + 2 * n, *clock = pct + 3 * n;
     if (!pct) { fprintf(stderr, "fdtdbench: out of memory\n"); exit(2); }
     for (int i = 0; i < n; i++) {
         pct[i] = probes[i].best_gbs > 0 ? 100 * gbs[i] / probes[i].best_gbs : 0;
-        copy[i] = probes[i].copy_gbs, second[i] = probes[i].second_gbs;
+        copy[i] = probes[i].copy_gbs, second[i] = probes[i].second_gbs, clock[i] = probes[i].clock_ghz;
     }
     *bw = probes[0];
-    bw->copy_gbs = median(copy, n), bw->second_gbs = median(second, n);
+    bw->copy_gbs = median(copy, n), bw->second_gbs = median(second, n), bw->clock_ghz = median(clock, n);
     bw->best_gbs = bw->copy_gbs > bw->second_gbs ? bw->copy_gbs : bw->second_gbs;
     *pct_bw = median(pct, n);
     *spread = pct[n - 1] - pct[0];

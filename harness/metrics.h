@@ -63,13 +63,13 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
     X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->precision]))                         \
     X(coef, "", "%s", NULL, 1, NULL, "array (position-dependent) or uniform (scalar) coefficients",                    \
       TXT(coef_names[m->c->coef]))                                                                                     \
-    X(variant, "", "%s", NULL, 1, NULL, "kernel variant (cpu: plain; gpu: baseline, zmarch, ...)",                     \
+    X(variant, "", "%s", NULL, 1, NULL, "kernel variant (cpu: plain, regz; gpu: baseline, zmarch, ...)",                     \
       TXT(m->c->variant))                                                                                              \
     X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->grid[0]))                                     \
     X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->grid[1]))                                     \
     X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->grid[2]))                                     \
     X(block, "", "%s", NULL, 1, NULL, "GPU thread block, or CPU tile (0: the whole extent)", TXT(m_dims(m->c->block))) \
-    X(nodes, "", "%.0f", NULL, 1, NULL, "GPU marching variants: nodes per thread along z",                             \
+    X(nodes, "", "%.0f", NULL, 1, NULL, "marching variants: nodes along z per GPU thread, or per pass of CPU regz",     \
       NUM(m->c->nodes > 1 ? m->c->nodes : 1))                                                                          \
     X(rows, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: rows of nodes per thread along y",                         \
       NUM(m->c->rows > 1 ? m->c->rows : 1))                                                                            \
@@ -118,6 +118,15 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
       NUM(m->r->pct_bw_spread))                                                                                        \
     X(gflops, "GFLOP/s", "%.6g", "GFLOP/s", 1, "%.1f", "achieved GFLOP/s: updates/s x flops per update",               \
       NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.flops / 1e9))                                             \
+    X(clock_ghz, "GHz", "%.4g", NULL, 1, NULL,                                                                         \
+      "CPU: the cores' clock beside each probe sample (a chain of dependent adds over each thread's CPU time), "       \
+      "median; empty on a GPU",                                                                                        \
+      NUM(m->r->bw.clock_ghz > 0 ? m->r->bw.clock_ghz : NAN))                                                          \
+    X(updates_per_cycle, "1/cycle", "%.4g", "updates/cycle/core", 1, "%.3f",                                           \
+      "CPU: updates per clock cycle per thread, one thread a core: updates_per_s / (threads x clock_ghz x 1e9)",       \
+      NUM(m->r->bw.clock_ghz > 0 && m->r->threads > 0                                                                  \
+              ? metric_num(METRIC_updates_per_s, m) / (m->r->threads * m->r->bw.clock_ghz * 1e9)                     \
+              : NAN))                                                                                                  \
     X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                         \
       "1 when the arrays fit in three times the last-level cache (figures then measure the cache)",                    \
       NUM(m->r->cache_resident))                                                                                       \

@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,12 @@ void session_print(const struct session *s, FILE *f)
                 s->bw.copy_name, s->bw.copy_gbs, s->bw.second_name, s->bw.second_gbs);
 }
 
+void session_tuned_slug(const struct session *s, int threads, char *out, size_t n)
+{
+    if (s->device == DEV_GPU) snprintf(out, n, "%s", s->slug);
+    else snprintf(out, n, "%s-%dt", s->slug, threads > 0 ? threads : omp_get_num_procs()); /* as cpu_set_threads */
+}
+
 /* A variant's declared default launch (its traits' block and nodes; nodes only where none were
  * given): 1 if it declares one, else 0. */
 static int declared_launch(const struct variant_traits *t, int block[3], int *nodes)
@@ -69,15 +76,20 @@ void default_launch(const struct session *s, struct run_config *c)
 {
     const struct kernel_entry *k = kernel_find(c->device, c->scheme->name, c->component, c->precision, c->coef, c->variant);
     int nodes = 1, rows = 0, stages = 0;
+    char slug[128];
+    session_tuned_slug(s, c->threads, slug, sizeof slug);
     if (c->block[0] || c->block[1]) { /* a GPU block, or a CPU tile (0xJxK) */
         if (!c->nodes && k) c->nodes = k->traits.nodes;
-    } else if (c->device == DEV_CPU) {
-        c->block[0] = c->block[1] = 0, c->block[2] = 1;
-    } else if (tuned_block(s->slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->grid,
-                           c->block, &nodes, &rows, &stages) == 0) {
+    } else if (tuned_block(slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->grid, c->block,
+                           &nodes, &rows, &stages) == 0) {
         if (!c->nodes) c->nodes = nodes;
         if (!c->rows) c->rows = rows;
         if (!c->stages) c->stages = stages;
+        for (int d = 1; d < 3 && c->device == DEV_CPU; d++) /* a tile tuned on a larger grid: whole */
+            if (c->block[d] * (d == 2 && c->nodes > 1 ? c->nodes : 1) > c->grid[d]) c->block[d] = d == 2;
+    } else if (c->device == DEV_CPU) {
+        c->block[0] = c->block[1] = 0, c->block[2] = 1;
+        if (!c->nodes && k) c->nodes = k->traits.nodes;
     } else if (!declared_launch(k ? &k->traits : NULL, c->block, &c->nodes)) {
         const struct paper_scheme *p = paper_find(c->scheme->name);
         static const int fallback[3] = {32, 4, 2};

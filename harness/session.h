@@ -21,8 +21,14 @@ void session_bandwidth(struct session *s, int threads);
 /* Prints the device and bandwidth lines that go with every table. */
 void session_print(const struct session *s, FILE *f);
 
-/* Fills c's block (and nodes, if unset) when none was given: on the GPU the tuned launch,
- * else the paper's Table 3 shape; on the CPU whole rows of one plane per tile. Rows per thread and
+/* The name of the device's tuned file (tuned.h): the GPU's slug, or on the CPU the slug and the
+ * thread count (0: all), "cpu-amd-epyc-2t", since a CPU launch tuned on one thread count need
+ * not be the best on another. */
+void session_tuned_slug(const struct session *s, int threads, char *out, size_t n);
+
+/* Fills c's block (and nodes, if unset) when none was given: the tuned launch (on the CPU for
+ * c's thread count), else on the GPU the variant's declared one or the paper's Table 3 shape, on
+ * the CPU whole rows of one plane per tile and the variant's declared nodes. Rows per thread and
  * pipeline depth, if unset, always: tuned, else the variant's declared ones (declared_tiling). */
 void default_launch(const struct session *s, struct run_config *c);
 

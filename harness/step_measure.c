@@ -77,7 +77,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
                                                   padded(c->c.grid) < 3.0 * d->cache_bytes;
     double *ms = malloc(sizeof(double) * 4 * (size_t)c->reps), *gbs = ms + c->reps, *layer = gbs + c->reps,
            *layer_gbs = layer + c->reps;
-    struct bandwidth *probes = malloc(sizeof *probes * (size_t)c->reps);
+    struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */
     /* Sample -1 warms up and is not kept: right after its arrays were allocated and filled, the
      * H100 ran the probe 14% slower (the step up to 4%) for some milliseconds, one step and even
      * three probe passes long, which alone spread bench's uniform rows by 7 to 13 points. */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -29,18 +30,22 @@ static size_t read_size_file(const char *path)
     return unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : v;
 }
 
-/* The largest cache the first CPU reports: a row whose arrays fit in a few times it is flagged. */
-static size_t last_level_cache(void)
+/* The largest cache the first CPU reports (level 0), or its cache of one level: a row whose arrays
+ * fit in a few times the largest is flagged; the level-2 one sizes bench's in-cache grids. */
+static size_t cpu0_cache(int level)
 {
     size_t best = 0;
     for (int i = 0; i < 8; i++) {
         char path[96];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (level && read_size_file(path) != (size_t)level) continue;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
         size_t v = read_size_file(path);
         if (v > best) best = v;
     }
     return best;
 }
+static size_t last_level_cache(void) { return cpu0_cache(0); }
 
 /* The smallest limit (bytes, SIZE_MAX if none) of a cgroup and its ancestors: file names the
  * limit under root + path ("max" in cgroup v2, or a huge number, means none). */
@@ -118,6 +123,7 @@ static void cpu_describe(struct device_desc *d)
     d->max_threads = omp_get_max_threads();
     d->memory_bytes = usable_memory();
     d->cache_bytes = last_level_cache();
+    d->core_cache_bytes = cpu0_cache(2);
     snprintf(d->detail, sizeof d->detail, "%d threads (%ld online CPUs); last-level cache %zu KiB",
              d->max_threads, sysconf(_SC_NPROCESSORS_ONLN), d->cache_bytes >> 10);
     snprintf(d->simd, sizeof d->simd, "%s: %d bytes", SIMD_NAME, SIMD_BYTES);
@@ -201,7 +207,32 @@ static int cpu_run_once(kernel_fn fn, const struct kernel_args *a, char *why, si
     return 0;
 }
 
-/* STREAM's copy (c = a) and triad (b = a + s*c) on doubles, the better of `passes` runs each,
+static double thread_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The calling thread's core clock in GHz: 2^23 integer adds, each waiting for the one before (one
+ * a cycle on any core), over the thread's own CPU time, so that time it spends preempted does not
+ * count. The empty asm keeps the compiler from folding the adds into one. About 3 ms. */
+static double thread_clock_ghz(void)
+{
+    enum { ROUNDS = 1 << 20 };
+    unsigned long x = 0;
+    const double t0 = thread_seconds();
+    for (int i = 0; i < ROUNDS; i++)
+        for (int a = 0; a < 8; a++) {
+            x += 1;
+            __asm__ volatile("" : "+r"(x));
+        }
+    const double t = thread_seconds() - t0;
+    return x == 8ul * ROUNDS && t > 0 ? 8.0 * ROUNDS / t / 1e9 : 0;
+}
+
+/* STREAM's copy (c = a) and triad (b = a + s*c) on doubles, the better of `passes` runs each, then
+ * the cores' clock (thread_clock_ghz),
  * counting bytes read plus written as STREAM does (write-allocate traffic not counted). The
  * arrays, at least 8x the cache, are first touched and warmed once, then kept for later samples
  * on as many threads (another count touches them anew: on NUMA machines pages live where first
@@ -251,6 +282,11 @@ static void cpu_probe_bandwidth(struct bandwidth *bw, int passes)
     bw->second_gbs = 3.0 * n * sizeof(double) / best_triad / 1e9;
     bw->best_gbs = bw->copy_gbs > bw->second_gbs ? bw->copy_gbs : bw->second_gbs;
     bw->bytes = n * sizeof(double);
+    double ghz = 0; /* every thread's core: the clock an updates-per-cycle figure divides by */
+    int threads = 0;
+#pragma omp parallel reduction(+ : ghz, threads)
+    ghz += thread_clock_ghz(), threads++;
+    bw->clock_ghz = ghz / threads;
 }
 
 int cpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n); /* halo.c */

@@ -341,8 +341,9 @@ static struct kstate *state_of(const struct kernel_entry *k)
                 if (!strcmp(rules[r].variant, k->variant) && !rules[r].run_all == !fused) st->rule = &rules[r];
             if (!st->rule) emit_fail("no launch rule for GPU variant %s (kernels_gpu/launch.c)", k->variant);
             st->t = template_of(k->variant, fused);
-            const struct kernel_desc d = {scheme_find(k->scheme), k->component, k->precision, k->coef,
-                                          st->t->variant, &st->t->traits, st->t->device};
+            const struct kernel_desc d = {.s = scheme_find(k->scheme), .component = k->component,
+                                          .precision = k->precision, .coef = k->coef, .variant = st->t->variant,
+                                          .traits = &st->t->traits, .device = st->t->device};
             if (!d.s) emit_fail("no scheme %s in this build", k->scheme);
             kernel_name(st->name, sizeof st->name, &d);
             struct facts *f = &st->f;

@@ -3,7 +3,7 @@
 # and fdtdbench report do, linking the figures drawn here).
 #   sh plots/render.sh BUILD_DIR [RESULTS_DIR]        (make plots runs it)
 # Writes, for each machine folder RESULTS_DIR/<machine>/ holding *.csv:
-#   <machine>/plots/{throughput,blocks-<scheme>,sizes,roofline,peers,cost-vs-budget}.png and .svg
+#   <machine>/plots/{throughput,blocks-<scheme>,sizes,cycles,roofline,peers,cost-vs-budget}.png and .svg
 # and, machine-independent, RESULTS_DIR/plots/dispersion-{vs-ppw,vs-angle}.{csv,png,svg} from
 # BUILD_DIR/fdtdbench dispersion (or from the CSVs named by DISPERSION_PPW_CSV and
 # DISPERSION_ANGLE_CSV, as the tests do). A figure without data is skipped with a note.
@@ -223,6 +223,32 @@ plot_sizes() { # device FILES...
 
 # Roofline: the paper's kernels (table5-allthreads on a CPU, table4 on a GPU) and the rows
 # of table "uniform", against the bandwidth measured in the same run.
+# CPU in cache: updates per cycle per core, a bar per variant and thread count, per scheme.
+plot_cycles() {
+    f=$(newest incache)
+    [ -n "$f" ] || { echo "  cycles: skipped (no incache rows)"; return; }
+    sel "table=incache;component=hx" scheme,variant,threads,updates_per_cycle "$f" |
+    awk -F '\t' '
+    {
+        s = $2 ", " $3 (($3 == 1) ? " thread" : " threads")
+        if (!(s in ser)) { ser[s] = ++ns; name[ns] = s }
+        if (!($1 in sch)) { sch[$1] = ++nc; scheme[nc] = $1 }
+        v[$1, s] = $4
+    }
+    END {
+        if (!ns) exit
+        printf "scheme"; for (j = 1; j <= ns; j++) printf "\t%s", name[j]; printf "\n"
+        for (i = 1; i <= nc; i++) {
+            printf "%s", scheme[i]
+            for (j = 1; j <= ns; j++) printf "\t%s", ((scheme[i], name[j]) in v && v[scheme[i], name[j]] != "") ? v[scheme[i], name[j]] : "NaN"
+            printf "\n"
+        }
+    }' >"$tmp/cycles.dat"
+    [ -s "$tmp/cycles.dat" ] || { echo "  cycles: skipped (no Hx rows in incache)"; return; }
+    gp cycles.gp "CPU in cache: updates per cycle per core, Hx kernel, f32, array coefficients" "$(caption "$f")" \
+        "$out/cycles" "$tmp/cycles.dat" "$(($(head -n 1 "$tmp/cycles.dat" | awk -F '\t' '{ print NF }') - 1))"
+}
+
 plot_roofline() { # device FILES...
     dev=$1
     shift
@@ -295,6 +321,7 @@ for dir in "$results"/*/; do
     plot_throughput "$dev" "$@"
     if [ "$dev" = gpu ]; then plot_blocks "$@"; fi
     plot_sizes "$dev" "$@"
+    if [ "$dev" = cpu ]; then plot_cycles; fi
     plot_roofline "$dev" "$@"
     plot_peers
     plot_cost "$dir"

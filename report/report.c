@@ -76,6 +76,9 @@ static const struct table_info {
 } shown_tables[] = {
     {"table5-1thread", "Table 5: CPU, one thread", "The paper: one core of a Xeon W5580.", 0, 0},
     {"table5-allthreads", "Table 5 with all threads", "The paper's figures beside these are for one core.", 0, 0},
+    {"incache", "CPU in cache: updates per cycle per core (not in the paper)",
+     "Hx on 128 x n x n, n as large as fits in three quarters of the used cores' level-2 caches: what each "
+     "variant's loop does when memory does not bound it.", 0, 0},
     {"table2", "Table 2: GPU, Yee per block shape", "The paper: Tesla C2050.", 0, 0},
     {"table4", "Tables 3 and 4: GPU, each scheme at its best block",
      "The paper: Tesla C2050, with its best block shape (Table 3).", 0, 1},

@@ -10,7 +10,7 @@
 
 static struct bandwidth probe(double copy, double second)
 {
-    struct bandwidth bw = {copy, second, "copy", "second", copy > second ? copy : second, 1 << 20};
+    struct bandwidth bw = {copy, second, "copy", "second", copy > second ? copy : second, 1 << 20, 0};
     return bw;
 }
 

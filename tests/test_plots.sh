@@ -71,6 +71,7 @@ result render_sample "$f"
 pairs="throughput.gp:cpu-synthetic-sample/plots/throughput throughput.gp:gpu-synthetic-sample/plots/throughput
     blocks.gp:gpu-synthetic-sample/plots/blocks-yee blocks.gp:gpu-synthetic-sample/plots/blocks-s44
     sizes.gp:cpu-synthetic-sample/plots/sizes sizes.gp:gpu-synthetic-sample/plots/sizes
+    cycles.gp:cpu-synthetic-sample/plots/cycles
     roofline.gp:cpu-synthetic-sample/plots/roofline roofline.gp:gpu-synthetic-sample/plots/roofline
     dispersion_ppw.gp:plots/dispersion-vs-ppw dispersion_angle.gp:plots/dispersion-vs-angle
     cost.gp:cpu-synthetic-sample/plots/cost-vs-budget

@@ -90,7 +90,7 @@ result cpu_table5_matches_newest_csv "$f"
 
 f=
 grep -q '^- `sizes`: 30 rows from `bench-2000-01-01.csv`' "$readme" || f="the sizes sweep is not credited to bench-2000-01-01.csv"
-grep -q '^| newest file `bench-2000-01-02.csv` |' "$readme" || f="$f
+grep -q '^| newest file `bench-2000-01-03.csv` |' "$readme" || f="$f
 machine context not from the newest file"
 result tables_name_their_files "$f"
 
