@@ -1,5 +1,5 @@
 # High-order FDTD stencil benchmark suite.
-#   make            build build/fdtdbench (CUDA backend too when nvcc is on the PATH)
+#   make            build build/fdtdbench (the GPU backend too where the CUDA toolkit is: nvcc on the PATH)
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
 #   make test       every test; GPU tests run only where a GPU is present
 #   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays and

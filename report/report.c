@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -672,11 +673,21 @@ static const struct csv *newest_peers(const struct machine *m, int *holders)
     return best;
 }
 
+/* A machine's notes (RESULTS/<machine>/NOTES.md), written by hand from its committed logs: what
+ * no CSV column holds, such as how long a new GPU took to build, tune and bench. Verbatim. */
+static void write_notes(FILE *o, const char *results, const char *machine)
+{
+    char *dir = join(results, machine), *path = join(dir, "NOTES.md"), *text = access(path, R_OK) ? NULL : slurp(path);
+    if (text) fprintf(o, "%s%s", text, text[0] && text[strlen(text) - 1] == '\n' ? "\n" : "\n\n");
+    free(text), free(path), free(dir);
+}
+
 static void write_machine(FILE *o, const char *results, const struct machine *m)
 {
     int holders;
     const struct csv *f = newest(m, NULL, &holders);
     fprintf(o, "## %s\n\n", m->name);
+    write_notes(o, results, m->name);
     if (!f) {
         const struct csv *p = newest_peers(m, &holders);
         if (p) write_peers(o, "###", p, holders);
