@@ -157,7 +157,7 @@ $(BUILD)/tests/%: tests/%.c tests/check.h $(BUILD)/libfdtd.a
 # stand-in (kernels_gpu/without_cuda.c) is compiled too, though not linked.
 test: $(BUILD)/fdtdbench $(TESTS) $(if $(CUDA),$(BUILD)/kernels_gpu/without_cuda.o)
 	@echo "CUDA: $(if $(CUDA),toolkit $(CUDA): GPU kernels compiled at run time by NVRTC,not found (no nvcc on the PATH): GPU backend built as a stub)"
-	@BUILD=$(BUILD) sh tests/run.sh
+	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
 
 # ---- main jobs ---------------------------------------------------------------------
 # bench measures and writes its CSV and page, plots draws, report writes results/README.md
