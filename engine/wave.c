@@ -106,11 +106,13 @@ int wave_pass(const struct wave_plan *w, struct wave_level *lv, const struct bac
 #pragma omp parallel
     {
         /* the sweep: each thread a run of levels, all of a plane's rows, behind the thread of
-         * the levels before (which it waits for, step by step) and ahead of the one after */
+         * the levels before (which it waits for, step by step) and at most WAVE_SLACK steps
+         * ahead of the one after */
         const int nt = omp_get_num_threads(), t = omp_get_thread_num(), groups = min_int(nt, L);
         const int s0 = 1 + t * L / groups, s1 = 1 + (t + 1) * L / groups;
         for (int p = 0; p < sweep && t < groups; p++) {
             if (t > 0) wait_for(&prog[t - 1].done, p + 1);
+            if (t + 1 < groups) wait_for(&prog[t + 1].done, p - WAVE_SLACK); /* what it writes still in cache */
             for (int s = s0; s < s1; s++)
                 run(&lv[s], 0, ny, max_int(p * P - w->d[s], w->a[s]), min_int((p + 1) * P - w->d[s], w->b[s]));
             __atomic_store_n(&prog[t].done, p + 1, __ATOMIC_RELEASE);

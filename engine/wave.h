@@ -24,7 +24,10 @@
 
 #include "backend.h"
 
-enum { WAVE_MAX_STEPS = 16, WAVE_DEFAULT_STEPS = 4 };
+/* WAVE_SLACK: sweep steps a thread may run ahead of the thread of the levels after its own, which
+ * reads what it wrote: a few, so that a thread the machine descheduled briefly does not stall the
+ * other, not many, so that what the first wrote is still in cache when the second reads it. */
+enum { WAVE_MAX_STEPS = 16, WAVE_DEFAULT_STEPS = 4, WAVE_SLACK = 8 };
 
 /* One pass's schedule along z, levels 1 .. levels (index 0: the state before the pass). */
 struct wave_plan {
