@@ -60,6 +60,12 @@ const struct variant_traits *step_fused_traits(enum device d, const char *varian
     return NULL;
 }
 
+int step_temporal(enum device d, const char *variant)
+{
+    const struct variant_traits *t = step_fused_traits(d, variant);
+    return t && t->planes;
+}
+
 /* The kernel that updates component comp (a fused variant's: the one of its half-step). */
 static const struct kernel_entry *step_kernel(const struct step_config *c, int comp)
 {
@@ -78,8 +84,7 @@ const struct variant_traits *step_traits(const struct step_config *c)
  * them so far: the GPU's come with its run-time compiled backend. */
 int step_tsteps(const struct step_config *c)
 {
-    const struct variant_traits *t = step_fused_traits(c->b->device, c->variant);
-    return !t || !t->planes ? 1 : c->tsteps > 0 ? c->tsteps : WAVE_DEFAULT_STEPS;
+    return !step_temporal(c->b->device, c->variant) ? 1 : c->tsteps > 0 ? c->tsteps : WAVE_DEFAULT_STEPS;
 }
 
 static const struct layer_entry *layer_kernel(const struct step_config *c, int first, int axis)
@@ -379,7 +384,7 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
     }
     m->c = *c;
     m->fused = step_fused_traits(c->b->device, c->variant) != NULL;
-    m->wave = m->fused && step_fused_traits(c->b->device, c->variant)->planes;
+    m->wave = step_temporal(c->b->device, c->variant);
     if (m->wave && c->pml) {
         snprintf(why, n, "variant %s has no layer passes: not with a CPML", c->variant);
         goto fail;

@@ -50,6 +50,8 @@ struct step_materials {
 #define STEP_FUSED "fused"
 /* The device's fused variants, in table order (STEP_FUSED first): their number, at most max. */
 int step_fused_variants(enum device d, const char **out, int max);
+/* 1 if the device's step variant `variant` is temporally blocked (several steps a pass: wave.h). */
+int step_temporal(enum device d, const char *variant);
 /* A fused variant's traits (its step template's header line), or NULL if variant is not one. */
 const struct variant_traits *step_fused_traits(enum device d, const char *variant);
 /* The traits of the kernel of c's H half-step (a fused variant's, else Hx's own: every component
