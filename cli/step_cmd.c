@@ -34,7 +34,7 @@ static void print_text(const struct session *s, const struct step_run *c, const 
            precision_names[sc->precision], coef_names[sc->coef], boundary_names[sc->boundary], sc->grid[0],
            sc->grid[1], sc->grid[2], sc->b->device == DEV_CPU ? "tile" : "block", sc->block[0], sc->block[1],
            sc->block[2]);
-    if (step_tsteps(sc) > 1) printf(", %d steps a pass", step_tsteps(sc));
+    if (step_tsteps(sc) > 1) printf(", %d steps a pass,", step_tsteps(sc));
     if (sc->pml) printf(" pml %d (order %d)", sc->pml, sc->pml_order);
     if (sc->b->device == DEV_CPU) printf(" threads %d", r->threads);
     printf(": verified\n");

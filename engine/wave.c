@@ -103,7 +103,8 @@ int wave_pass(const struct wave_plan *w, struct wave_level *lv, const struct bac
         snprintf(why, n, "out of host memory");
         return -1;
     }
-#pragma omp parallel
+    /* a GPU's kernels are launches into one stream, in order: one thread issues them all */
+#pragma omp parallel num_threads(b->device == DEV_CPU ? omp_get_max_threads() : 1)
     {
         /* the sweep: each thread a run of levels, all of a plane's rows, behind the thread of
          * the levels before (which it waits for, step by step) and at most WAVE_SLACK steps

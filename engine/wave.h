@@ -1,4 +1,4 @@
-/* The temporally blocked step (variant wave, CPU): T whole steps per pass over memory. Its 2T
+/* The temporally blocked step (variant wave): T whole steps per pass over memory. Its 2T
  * half-steps ("levels" 1 .. 2T) advance together along z, plane by plane, so that the planes a
  * level writes are read by the next level while they are still in the last-level cache: one pass
  * reads and writes each array about once, where T plain steps do so T times.
@@ -18,7 +18,9 @@
  *       spaced so that nothing a rim reads was overwritten by a later level's sweep.
  *
  * Each level's kernel writes its rows' halo along x and y (trait planes); the engine refreshes z
- * for the rims, and every field's z halo at the end of the pass. */
+ * for the rims, and every field's z halo at the end of the pass. On the CPU the threads share the
+ * levels (each waits for the one before, step by step); a GPU's kernels are issued in this order
+ * into its stream by one thread. */
 #ifndef ENGINE_WAVE_H
 #define ENGINE_WAVE_H
 
