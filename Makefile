@@ -3,7 +3,7 @@
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
 #   make test       every test; GPU tests run only where a GPU is present
 #   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays and
-#                   uniform), then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
+#                   uniform) and its temporally blocked step's steps per pass, then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
 #                   the paper's 300^3, then the Hx rows bench takes in f64 and with uniform
 #                   coefficients), then the fused step
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
@@ -178,6 +178,7 @@ TUNE_GPU = $(if $(shell $(BUILD)/fdtdbench probe --device gpu >/dev/null 2>&1 &&
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune --device cpu $(if $(FORCE),--force,)
 	$(BUILD)/fdtdbench tune --device cpu --coef uniform $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --device cpu --step $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune --component hx --grid 300 $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune --component hx --precision f64 $(if $(FORCE),--force,)

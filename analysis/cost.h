@@ -38,6 +38,7 @@
 #define STEP_COL_STAGES "stages" /* and stages, likewise */
 #define STEP_COL_THREADS "threads"
 #define STEP_COL_PML "pml"       /* older files lack it: no layer */
+#define STEP_COL_TSTEPS "tsteps" /* older files lack it: one step a pass */
 
 struct cost_problem {
     double size[3];    /* domain, in wavelengths */
@@ -85,15 +86,17 @@ struct throughput {
     int have_launch;    /* block and nodes known (else the device's default launch) */
     int block[3], nodes;
     int rows, stages;   /* with the launch, where the file has them (0: the kernels' defaults) */
+    int tsteps;         /* steps per pass (1 but for a temporally blocked variant's row) */
     int threads;        /* CPU threads (0: all) */
 };
 
 /* The committed full-step row (table STEP_TABLE, code STEP_CODE) in the .csv files of
  * results_dir/machine/STEP_FOLDER for this scheme, device, precision, storage and layer (pml
- * cells on every face, 0 for none) whose grid is nearest the problem's cells (by ratio), the newest
- * among those, the fastest among those. 0, or -1 if there is none. */
+ * cells on every face, 0 for none), of a temporally blocked variant (temporal 1: step_temporal) or
+ * of one that advances a step a pass (0), whose grid is nearest the problem's cells (by ratio), the
+ * newest among those, the fastest among those. 0, or -1 if there is none. */
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
-                                 int precision, int coef, int pml, double cells, struct throughput *t);
+                                 int precision, int coef, int pml, int temporal, double cells, struct throughput *t);
 
 /* ---- validation by simulation (issue 12) ---------------------------------------------- */
 

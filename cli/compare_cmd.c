@@ -13,8 +13,9 @@ static const char usage[] =
     "usage: fdtdbench compare [--ignore COLUMNS] OLD.csv NEW.csv\n"
     "Matches the rows of two results files (run, sweep, bench, tune, or step) by their\n"
     "configuration (table, scheme, component, device, precision, coef, variant, boundary, pml,\n"
-    "grid, block, nodes, rows, stages, threads; a step file has no component, the others no boundary\n"
-    "or pml, a step file from before pml was recorded had none, and a file from before rows or stages\n"
+    "grid, block, nodes, rows, stages, tsteps, threads; a step file has no component, the others no\n"
+    "boundary, pml or tsteps, a step file from before pml (tsteps) was recorded had none (one step a\n"
+    "pass), and a file from before rows or stages\n"
     "were recorded matches any value there) and prints,\n"
     "per row, NEW/OLD for updates/s (a step file's cells/s) and for pct_bw, and a verdict on pct_bw:\n"
     "faster or slower when the two differ by more than the wider of their spreads, else\n"
@@ -26,10 +27,11 @@ static const char usage[] =
 /* The columns that name a configuration: rows with equal values here are the same measurement.
  * A file may lack the optional ones: nodes (older files: one node per thread), rows and stages
  * (older files: not recorded, see unknown_key), component (a step file's rows are whole steps),
- * boundary (only step files have one) and pml (step files from before the layer: none, "0"). */
+ * boundary (only step files have one), pml (step files from before the layer: none, "0") and tsteps
+ * (step files from before the temporally blocked step: one step a pass, "1"). */
 static const char *const key_columns[] = {"table", "scheme", "component", "device", "precision", "coef", "variant",
                                           "boundary", "pml", "nx", "ny", "nz", "block", "nodes", "rows", "stages",
-                                          "threads"};
+                                          "tsteps", "threads"};
 enum { NKEY = sizeof key_columns / sizeof key_columns[0] };
 
 /* Optional columns whose absence says nothing: a file from before rows (or stages) were recorded
@@ -40,7 +42,7 @@ static int unknown_key(const char *name) { return !strcmp(name, "rows") || !strc
 static int optional_key(const char *name)
 {
     return !strcmp(name, "nodes") || unknown_key(name) || !strcmp(name, "component") || !strcmp(name, "boundary") ||
-           !strcmp(name, "pml");
+           !strcmp(name, "pml") || !strcmp(name, "tsteps");
 }
 
 struct row {
@@ -163,6 +165,7 @@ static int same_key(const struct row *a, const struct row *b)
         if (ignored[k] || ((!a->key[k] || !b->key[k]) && unknown_key(key_columns[k]))) continue;
         const char *x = a->key[k], *y = b->key[k];
         if (!strcmp(key_columns[k], "pml")) x = x ? x : "0", y = y ? y : "0"; /* no column: no layer */
+        if (!strcmp(key_columns[k], "tsteps")) x = x ? x : "1", y = y ? y : "1"; /* no column: one step a pass */
         if (!x || !y ? x != y : strcmp(x, y) != 0) return 0;
     }
     return 1;
@@ -179,7 +182,8 @@ static void describe(const struct row *r, char *out, size_t n)
         if (!r->key[k]) continue;
         const char *sep = !m ? "" : !strcmp(name, "ny") || !strcmp(name, "nz") ? "x" : " ";
         const int labelled = !strcmp(name, "block") || !strcmp(name, "nodes") || !strcmp(name, "rows") ||
-                             !strcmp(name, "stages") || !strcmp(name, "threads") || !strcmp(name, "pml");
+                             !strcmp(name, "stages") || !strcmp(name, "threads") || !strcmp(name, "pml") ||
+                             !strcmp(name, "tsteps");
         m += (size_t)snprintf(out + m, n - m, "%s%s%s%s", sep, labelled ? name : "", labelled ? " " : "", r->key[k]);
     }
 }

@@ -34,6 +34,9 @@ static const char usage[] =
     "\n"
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
     "same scheme, precision, storage and layer, at the grid nearest the problem's; else --measure.\n"
+    "Where the device has a temporally blocked step (wave: several steps per pass over memory), each\n"
+    "scheme also gets a row stepped by it (where its rows are committed, or measured with --measure),\n"
+    "its time against Yee's wave row; not with --pml or --run.\n"
     "With --pml N, each scheme's grid grows by a CPML of N cells on every face, and its time and memory\n"
     "are those of full steps with the layer (fdtdbench step --pml N): the layer charged to each scheme.\n\n";
 
@@ -92,18 +95,18 @@ static int wanted(const struct opts *o, const struct scheme *s)
 
 /* ---- throughput ------------------------------------------------------------------------ */
 
-/* A full step measured now with the step engine (fdtdbench step's path): the device's own
- * single-component kernels ("components") on the problem's grid, or where that is over cap
+/* A full step measured now with the step engine (fdtdbench step's path): `variant` (the device's
+ * own single-component kernels, "components", or its temporally blocked step) on the problem's grid, or where that is over cap
  * cells a cube of the cap (256^3 on the CPU, 512^3 on a GPU) or what fits; vacuum at 0.9 of the
  * stability limit. The configuration goes into t, for --run to repeat. */
-static int measure_full_step(struct session *se, const struct scheme *s, int precision, int coef, int pml,
-                             const int grid[3], int steps, struct throughput *t, char *why, size_t n)
+static int measure_full_step(struct session *se, const struct scheme *s, const char *variant, int precision, int coef,
+                             int pml, const int grid[3], int steps, struct throughput *t, char *why, size_t n)
 {
     int cap = se->device == DEV_CPU ? 256 : 512, side = cap;
     double w[MAX_GROUPS];
-    struct step_run c = {.variant = "components", .steps = steps, .reps = 3};
+    struct step_run c = {.variant = variant, .steps = steps, .reps = 3};
     c.c = (struct step_config){.b = se->b, .s = s, .precision = precision, .coef = coef,
-                               .variant = step_kernel_variant(se->device, "components"), .grid = {side, side, side},
+                               .variant = step_kernel_variant(se->device, variant), .grid = {side, side, side},
                                .boundary = pml ? BOUNDARY_PEC : BOUNDARY_PERIODIC, .pml = pml,
                                .pml_order = PML_ORDER_DEFAULT};
     if (step_vacuum(&c.c, w, why, n)) return -1;
@@ -122,19 +125,31 @@ static int measure_full_step(struct session *se, const struct scheme *s, int pre
              c.variant, c.c.grid[0], c.c.grid[1], c.c.grid[2], pml ? " with the layer" : "");
     snprintf(t->variant, sizeof t->variant, "%s", c.variant);
     t->have_launch = 1, t->nodes = c.c.nodes, t->rows = c.c.rows, t->stages = c.c.stages, t->threads = c.threads;
+    t->tsteps = step_tsteps(&c.c);
     memcpy(t->block, c.c.block, sizeof t->block);
     return 0;
 }
 
 /* Each scheme's measured throughput: once per scheme, at its first answer's size; with --run,
  * once per grid, at that grid. */
-enum { MAX_RATES = MAX_SCHEMES * 2 };
+enum { MAX_RATES = MAX_SCHEMES * 4 };
 struct rates {
     const struct scheme *s[MAX_RATES];
     double cells[MAX_RATES];
+    int temporal[MAX_RATES];
     struct throughput t[MAX_RATES];
     int n;
 };
+
+/* The device's temporally blocked step variant (wave.h), NULL if it has none. */
+static const char *temporal_variant(int device)
+{
+    const char *v[8];
+    const int n = step_fused_variants(device, v, 8);
+    for (int i = 0; i < n; i++)
+        if (step_temporal(device, v[i])) return v[i];
+    return NULL;
+}
 
 /* The grid a problem steps: the answer's domain with the layer (o->pml cells) on every face; its
  * cells. */
@@ -145,34 +160,39 @@ static double stepped_grid(const struct opts *o, const struct cost_answer *a, in
     return cells;
 }
 
-static void throughput_of(const struct opts *o, struct session *se, const char *machine, struct rates *r,
-                          const struct cost_answer *a, struct throughput *out)
+/* The throughput of a's step: of one step a pass, or (temporal) the temporally blocked step's,
+ * which is 0, with *out, or -1 where only committed results serve and they have none. */
+static int throughput_of(const struct opts *o, struct session *se, const char *machine, struct rates *r,
+                         const struct cost_answer *a, int temporal, struct throughput *out)
 {
     char why[512];
     int grid[3];
     double cells = stepped_grid(o, a, grid);
     if (o->source != MEASURE && !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision,
-                                                              o->coef, o->pml, cells, out))
-        return;
+                                                              o->coef, o->pml, temporal, cells, out))
+        return 0;
     char layer[48] = "";
     if (o->pml) snprintf(layer, sizeof layer, ", a %d-cell layer", o->pml);
+    if (o->source == FROM_RESULTS && temporal) return -1; /* a row the results may not have */
     if (o->source == FROM_RESULTS)
         cli_error("cost: no full-step throughput for %s on the %s (%s, %s%s) under %s/%s/" STEP_FOLDER
                   ": run fdtdbench step%s, or give --measure",
                   a->s->name, device_names[o->device], precision_names[o->precision], coef_names[o->coef], layer,
                   o->results, machine, o->pml ? " --pml" : "");
     int i = 0;
-    while (i < r->n && !(r->s[i] == a->s && (!o->run || r->cells[i] == a->cells))) i++;
+    while (i < r->n && !(r->s[i] == a->s && r->temporal[i] == temporal && (!o->run || r->cells[i] == a->cells))) i++;
     if (i == r->n) {
         if (r->n == MAX_RATES) cli_error("cost: more than %d measurements", MAX_RATES);
         /* with --run, a tenth of the run's steps a sample: prediction and run are then
          * independent samples of the same steps on the same grid */
         int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 10;
-        if (measure_full_step(se, a->s, o->precision, o->coef, o->pml, grid, steps, &r->t[i], why, sizeof why))
+        if (measure_full_step(se, a->s, temporal ? temporal_variant(o->device) : "components", o->precision, o->coef,
+                              o->pml, grid, steps, &r->t[i], why, sizeof why))
             cli_error("cost: measuring %s: %s", a->s->name, why);
-        r->s[i] = a->s, r->cells[i] = a->cells, r->n++;
+        r->s[i] = a->s, r->cells[i] = a->cells, r->temporal[i] = temporal, r->n++;
     }
     *out = r->t[i];
+    return 0;
 }
 
 /* ---- output ---------------------------------------------------------------------------- */
@@ -188,7 +208,17 @@ struct row {
     int fits; /* 1, 0, or -1 unknown */
     int ran;  /* --run: run holds the run */
     struct cost_run run;
+    int temporal; /* the temporally blocked step's row (wave.h), beside the one-step row */
 };
+
+/* What stepped a row: its throughput's variant, with its steps per pass if more than one. */
+static const char *step_label(const struct row *w)
+{
+    static char s[64];
+    if (w->t.tsteps > 1) snprintf(s, sizeof s, "%s, %d/pass", w->t.variant, w->t.tsteps);
+    else snprintf(s, sizeof s, "%s", w->t.variant);
+    return s;
+}
 
 static const char *weights_label(const struct cost_answer *a)
 {
@@ -205,7 +235,7 @@ static int time_agrees(const struct row *w)
 static const char csv_header[] =
     "phase_budget_deg,distance_wavelengths,size_wavelengths,scheme,weights,courant,ppw,theta_deg,phi_deg,"
     "worst_vp_error,phase_error_deg,band_phase_error_deg,amplitude_left,nx,ny,nz,cells,steps,bytes_per_cell,"
-    "memory_bytes,fits,device,precision,coef,pml,cells_per_s,time_s,time_vs_yee,memory_vs_yee,run_variant,run_mode,"
+    "memory_bytes,fits,device,precision,coef,pml,step_variant,tsteps,cells_per_s,time_s,time_vs_yee,memory_vs_yee,run_variant,run_mode,"
     "run_mode_ppw,run_phase_predicted_deg,run_phase_deg,run_phase_ok,run_s,run_vs_predicted,run_time_ok,"
     "throughput_source";
 
@@ -217,10 +247,11 @@ static void csv_row(const struct opts *o, const struct row *w)
     fprintf(out, "%g,%.6g,%gx%gx%g,%s,%s,%g,%.1f,%.2f,%.2f,%.6e,%.6g,%.6g,%.9f,", w->budget, o->p.distance,
             o->p.size[0], o->p.size[1], o->p.size[2], a->s->name, weights_label(a), a->courant, a->ppw, t, ph,
             a->vp_error, a->phase_deg, a->band_phase_deg, a->amplitude_left);
-    fprintf(out, "%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%d,%.6g,%.6g,%.4g,%.4g,", w->grid[0], w->grid[1],
+    fprintf(out, "%d,%d,%d,%.0f,%lld,%g,%.6g,%s,%s,%s,%s,%d,%s,%d,%.6g,%.6g,%.4g,%.4g,", w->grid[0], w->grid[1],
             w->grid[2], w->cells, a->steps, w->bytes_per_cell, w->memory, w->fits < 0 ? "" : w->fits ? "1" : "0",
-            device_names[o->device], precision_names[o->precision], coef_names[o->coef], o->pml, w->t.cells_per_s,
-            w->time_s, w->time_s / w->yee_time, w->memory / w->yee_memory);
+            device_names[o->device], precision_names[o->precision], coef_names[o->coef], o->pml, w->t.variant,
+            w->t.tsteps > 0 ? w->t.tsteps : 1, w->t.cells_per_s, w->time_s, w->time_s / w->yee_time,
+            w->memory / w->yee_memory);
     const struct cost_run *r = &w->run;
     if (w->ran)
         fprintf(out, "%s,%dx%dx%d,%.4f,%.6g,%.6g,%d,%.6g,%.4f,%d,", w->t.variant, r->mode[0], r->mode[1], r->mode[2],
@@ -249,9 +280,9 @@ static void text_header(const struct opts *o, double budget, const char *memory_
            "degrees; %s, %s, %s coefficients%s%s\n",
            o->p.size[0], o->p.size[1], o->p.size[2], o->p.distance, o->distance_given ? "" : " (the diagonal)", budget,
            device_names[o->device], precision_names[o->precision], coef_names[o->coef], layer, memory_note);
-    fprintf(out, "%-8s %-7s %5s %7s %13s %9s %10s %9s %8s %6s %10s %10s %9s %8s  %s\n", "scheme", "weights", "S", "N",
-           "worst th,ph", "phase", "amplitude", "cells", "steps", "B/cell", "memory", "time", "time/Yee", "mem/Yee",
-           "fits");
+    fprintf(out, "%-8s %-7s %-16s %5s %7s %13s %9s %10s %9s %8s %6s %10s %10s %9s %8s  %s\n", "scheme", "weights",
+            "step", "S", "N", "worst th,ph", "phase", "amplitude", "cells", "steps", "B/cell", "memory", "time",
+            "time/Yee", "mem/Yee", "fits");
 }
 
 static void text_row(const struct opts *o, const struct row *w, double memory_bytes)
@@ -266,8 +297,8 @@ static void text_row(const struct opts *o, const struct row *w, double memory_by
     else
         snprintf(fits, sizeof fits, "NO: needs %.3g GB, over 80%% of the %s's %.3g GB", w->memory / 1e9,
                  device_names[o->device], memory_bytes / 1e9);
-    fprintf(out, "%-8s %-7s %5g %7.1f %13s %8.3g° %10.6g %9.3g %8lld %6.4g %7.3g GB %10s %9.3g %8.3g  %s\n", a->s->title,
-           weights_label(a), a->courant, a->ppw, dir, a->phase_deg, a->amplitude_left, w->cells, a->steps,
+    fprintf(out, "%-8s %-7s %-16s %5g %7.1f %13s %8.3g° %10.6g %9.3g %8lld %6.4g %7.3g GB %10s %9.3g %8.3g  %s\n",
+           a->s->title, weights_label(a), step_label(w), a->courant, a->ppw, dir, a->phase_deg, a->amplitude_left, w->cells, a->steps,
            w->bytes_per_cell, w->memory / 1e9, human_time(w->time_s, tb, sizeof tb), w->time_s / w->yee_time,
            w->memory / w->yee_memory, fits);
 }
@@ -279,17 +310,17 @@ static void markdown_header(const struct opts *o, double budget, const char *mem
     fprintf(out, "\n#### %gx%gx%g wavelengths, %g degrees over %.4g wavelengths%s (%s, %s, %s coefficients%s%s)\n\n",
            o->p.size[0], o->p.size[1], o->p.size[2], budget, o->p.distance, o->distance_given ? "" : ", the diagonal",
            device_names[o->device], precision_names[o->precision], coef_names[o->coef], layer, memory_note);
-    fprintf(out, "| scheme | weights | S | N | phase error (up to 2N) | cells | steps | bytes/cell | memory "
+    fprintf(out, "| scheme | weights | step | S | N | phase error (up to 2N) | cells | steps | bytes/cell | memory "
                  "| predicted time | time / Yee | memory / Yee | fits |\n"
-                 "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                 "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
 static void markdown_row(const struct row *w)
 {
     const struct cost_answer *a = w->a;
     char tb[32];
-    fprintf(out, "| %s | %s | %g | %.1f | %.3g° (%.3g°) | %.3g | %lld | %.4g | %.3g GB | %s | %.3g | %.3g | %s |\n",
-           a->s->title, weights_label(a), a->courant, a->ppw, a->phase_deg, a->band_phase_deg, w->cells, a->steps,
+    fprintf(out, "| %s | %s | %s | %g | %.1f | %.3g° (%.3g°) | %.3g | %lld | %.4g | %.3g GB | %s | %.3g | %.3g | %s |\n",
+           a->s->title, weights_label(a), step_label(w), a->courant, a->ppw, a->phase_deg, a->band_phase_deg, w->cells, a->steps,
            w->bytes_per_cell, w->memory / 1e9, human_time(w->time_s, tb, sizeof tb), w->time_s / w->yee_time,
            w->memory / w->yee_memory, w->fits < 0 ? "?" : w->fits ? "yes" : "**no**");
 }
@@ -411,10 +442,13 @@ static int compute(const struct opts *o, struct session *se, const char *machine
     int n = 0;
     const struct scheme *yee = scheme_find("yee");
     if (!yee) cli_error("cost: no Yee scheme built in (the reference)");
+    /* the temporally blocked step's rows too, where the device has one (not with a layer, which it
+     * has no passes for; not run by --run) */
+    const int kinds = temporal_variant(o->device) && !o->run && !o->pml ? 2 : 1;
     for (int b = 0; b < o->nbudgets; b++) {
         struct cost_problem p = o->p;
         p.budget_deg = o->budgets[b];
-        int yee_at = n;
+        const int yee_at = n, answers = n;
         char why[512];
         for (int i = -1; i < scheme_count(); i++) {
             const struct scheme *s = i < 0 ? yee : scheme_at(i);
@@ -426,13 +460,20 @@ static int compute(const struct opts *o, struct session *se, const char *machine
                 n++;
             }
         }
+        for (int i = answers, m = n; kinds > 1 && i < m; i++) { /* the same answers, stepped by it */
+            if (n == MAX_ANSWERS) cli_error("cost: too many rows");
+            rows[n] = rows[i], rows[n].temporal = 1, rows[n].yee = &ans[yee_at];
+            n++;
+        }
     }
 
     if (o->run) run_check(o, se, rows, n);
     struct rates rates = {.n = 0};
+    int kept = 0; /* a temporally blocked row whose throughput only committed results give, and they do not: left out */
     for (int i = 0; i < n; i++) {
-        struct row *w = &rows[i];
-        throughput_of(o, se, machine, &rates, w->a, &w->t);
+        if (throughput_of(o, se, machine, &rates, rows[i].a, rows[i].temporal, &rows[i].t)) continue;
+        struct row *w = &rows[kept++];
+        if (w != &rows[i]) *w = rows[i];
         w->cells = stepped_grid(o, w->a, w->grid);
         struct step_config sc = {.s = w->a->s, .precision = o->precision, .coef = o->coef, .pml = o->pml};
         memcpy(sc.grid, w->grid, sizeof sc.grid);
@@ -444,9 +485,12 @@ static int compute(const struct opts *o, struct session *se, const char *machine
          * this project's 2-vCPU VM, two-thread runs differ by up to 1.8x from minute to minute) */
         if (o->run) run_one(o, se, w);
     }
-    for (int i = 0; i < n; i++) { /* Yee's row of the same budget is the reference */
-        const struct row *y = &rows[rows[i].yee - ans];
-        rows[i].yee_time = y->time_s, rows[i].yee_memory = y->memory;
+    n = kept;
+    for (int i = 0; i < n; i++) { /* Yee's row of the same budget and step is the reference */
+        const struct row *y = NULL;
+        for (int j = 0; j < n && !y; j++)
+            if (rows[j].a == rows[i].yee && rows[j].temporal == rows[i].temporal) y = &rows[j];
+        rows[i].yee_time = y ? y->time_s : NAN, rows[i].yee_memory = y ? y->memory : NAN;
     }
     *out_rows = rows;
     return n;
@@ -475,13 +519,15 @@ static void write_report(const struct opts *o, const struct row *rows, int n, do
     if (o->run) run_table(o, rows, n);
     fprintf(out, "\nN: coarsest cells per wavelength (to 0.1) whose worst-direction phase error stays within the "
            "budget after the distance (phase: at N), and at every resolution up to 2N, at the Courant number S. "
-           "Weights N_d=20: the default design point; N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Memory: "
-           "the step's arrays, halos not counted. Time: cells x steps / full-step throughput:\n\n");
+           "Weights N_d=20: the default design point; N_d=N: designed for N. amplitude: |z|^steps (S44 damps). Step: the "
+           "variant the throughput was measured with (wave: temporally blocked, its steps per pass; its rows are "
+           "against Yee's wave row). Memory: the step's arrays, halos not counted. Time: cells x steps / full-step "
+           "throughput:\n\n");
     for (int i = 0; i < n; i++)
         if ((i == 0 || rows[i].a->s != rows[i - 1].a->s) && rows[i].a->weights == COST_DEFAULT_DESIGN &&
             rows[i].budget == rows[0].budget)
-            fprintf(out, "%s%-8s %.4g Mcells/s: %s\n", o->format == MARKDOWN ? "- " : "  ", rows[i].a->s->title,
-                   rows[i].t.cells_per_s / 1e6, rows[i].t.source);
+            fprintf(out, "%s%-8s %-16s %.4g Mcells/s: %s\n", o->format == MARKDOWN ? "- " : "  ", rows[i].a->s->title,
+                    step_label(&rows[i]), rows[i].t.cells_per_s / 1e6, rows[i].t.source);
 }
 
 static void report(const struct opts *o, struct session *se, const char *machine, double memory, FILE *f)

@@ -14,6 +14,7 @@
 #include "metrics.h"
 #include "pml.h"
 #include "step_measure.h"
+#include "wave.h"
 
 static const char *const usage =
     "usage: fdtdbench step [OPTIONS]\n"
@@ -33,6 +34,7 @@ static void print_text(const struct session *s, const struct step_run *c, const 
            precision_names[sc->precision], coef_names[sc->coef], boundary_names[sc->boundary], sc->grid[0],
            sc->grid[1], sc->grid[2], sc->b->device == DEV_CPU ? "tile" : "block", sc->block[0], sc->block[1],
            sc->block[2]);
+    if (step_tsteps(sc) > 1) printf(", %d steps a pass,", step_tsteps(sc));
     if (sc->pml) printf(" pml %d (order %d)", sc->pml, sc->pml_order);
     if (sc->b->device == DEV_CPU) printf(" threads %d", r->threads);
     printf(": verified\n");
@@ -54,16 +56,21 @@ int cmd_step(int argc, char **argv)
         {"steps", CLI_INT, "K", "steps per timed sample (10)", &c.steps, 1, INT_MAX, NULL, 0},
         {"variant", CLI_TEXT, "NAME",
          "components (each component's own kernel), fused (one kernel per half-step; on a GPU also fused25d, "
-         "the same with xy tiles marching along z through shared memory), or a kernel variant of run",
+         "the same with xy tiles marching along z through shared memory), wave (CPU: --tsteps steps per pass over "
+         "memory, temporally blocked), or a kernel variant of run",
          &c.variant, 0, 0, NULL, 0},
         CLI_OPT_PRECISION(&c.c.precision),
         {"coef", CLI_CHOICE, "array|uniform|indexed",
          "per-node arrays, scalars, or a material byte per node into a table (array)", &c.c.coef, 0, 0, coef_names,
          NCOEF_STORAGES},
         {"threads", CLI_INT, "T", "CPU threads (all)", &c.threads, 1, threads_max, NULL, 0},
-        {"block", CLI_TEXT, "JxK|BXxBYxBZ", "CPU tile of J rows by K planes, or GPU thread block (tuned, else Table 3)",
+        {"block", CLI_TEXT, "JxK|BXxBYxBZ",
+         "CPU tile of J rows by K planes (wave: 0xK, K planes per sweep step), or GPU thread block (tuned, else "
+         "Table 3)",
          &block, 0, 0, NULL, 0},
         {"nodes", CLI_INT, "N", "GPU: nodes per thread along z (tuned, else the variant's)", &c.c.nodes, 1, 64, NULL, 0},
+        {"tsteps", CLI_INT, "T", "wave: steps per pass over memory (tuned, else 4)", &c.c.tsteps, 1, WAVE_MAX_STEPS,
+         NULL, 0},
         CLI_OPT_ROWS(&c.c.rows),
         CLI_OPT_STAGES(&c.c.stages),
         {"boundary", CLI_CHOICE, "periodic|pec",
@@ -89,8 +96,8 @@ int cmd_step(int argc, char **argv)
     if (c.c.boundary < 0) c.c.boundary = c.c.pml ? BOUNDARY_PEC : BOUNDARY_PERIODIC;
     if (block && device == DEV_CPU) {
         int j, k, used = 0;
-        if (sscanf(block, "%dx%d%n", &j, &k, &used) != 2 || block[used] || j < 1 || k < 1)
-            cli_error("--block: '%s' is not JxK (CPU rows x planes, each at least 1)", block);
+        if (sscanf(block, "%dx%d%n", &j, &k, &used) != 2 || block[used] || j < 0 || k < 1)
+            cli_error("--block: '%s' is not JxK (CPU rows, 0 for whole planes, x planes, at least 1)", block);
         c.c.block[1] = j, c.c.block[2] = k;
     } else if (block) {
         cli_triple("--block", block, 1, 1024, c.c.block);
@@ -101,7 +108,8 @@ int cmd_step(int argc, char **argv)
     c.c.b = s.b;
     c.c.variant = step_kernel_variant(device, c.variant);
     if (!step_supported(&c.c))
-        cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, fused25d on a GPU, or a kernel variant of fdtdbench run)",
+        cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, fused25d on a GPU, wave on the CPU, or a "
+                  "kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
     step_default_launch(&s, &c); /* with --block given: only rows, where not given */
     double w[MAX_GROUPS];

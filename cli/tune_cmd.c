@@ -20,6 +20,7 @@
 #include "session.h"
 #include "step_measure.h"
 #include "tuned.h"
+#include "wave.h"
 
 static const char *const help =
     "usage: fdtdbench tune [OPTIONS]\n"
@@ -45,7 +46,9 @@ static const char *const help =
     "of each scheme and coefficient storage instead, saved as variant step:VARIANT; step and bench use it:\n"
     "its blocks (tiles) at the first node count (tiles also one plane shallower), the three fastest\n"
     "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
-    "more; timed with one sample, then the final few with --reps, as above.\n";
+    "more; timed with one sample, then the final few with --reps, as above. With --device cpu, --step\n"
+    "tunes the temporally blocked step (wave) instead: its steps per pass (1, 2, 4, 8, then one more and\n"
+    "less than the best) and planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -400,20 +403,26 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
         launch.nodes = l->nodes[i], launch.rows = l->rows[i], launch.stages = l->stages[i];
         step_prepare(&launch);
     }
+    const struct variant_traits *vt = step_fused_traits(s->device, c->c.variant);
+    const int temporal = vt && vt->planes; /* a launch's nodes: its steps per pass (tuned.h) */
     for (int i = 0; i < l->n; i++) {
         struct step_result r;
         memcpy(c->c.block, l->b[i], sizeof c->c.block);
         c->c.nodes = l->nodes[i], c->c.rows = l->rows[i], c->c.stages = l->stages[i], c->reps = reps;
+        if (temporal) c->c.tsteps = c->c.nodes, c->c.nodes = 1;
         double mc = -1;
         if (step_measure(c, &s->desc, &r, why, n) == 0) {
             const struct step_record m = {"tune", c, &r, &s->desc};
             mc = step_num(STEP_mcells_per_s, &m);
             if (mc > e->mcells_per_s) {
                 memcpy(e->block, c->c.block, sizeof e->block);
-                e->nodes = c->c.nodes, e->rows = c->c.rows, e->stages = c->c.stages;
+                e->nodes = l->nodes[i], e->rows = c->c.rows, e->stages = c->c.stages;
                 e->mcells_per_s = mc, e->gbs = step_num(STEP_gbs_effective, &m);
                 memcpy(e->grid, grid, sizeof e->grid);
             }
+            if (temporal)
+                fprintf(stderr, "  %s %s %s, steps a pass %d, planes a sweep step %d: %.1f MCells/s (%.0f%% of bw)\n",
+                        c->c.s->name, coef_names[c->c.coef], c->c.variant, c->c.tsteps, c->c.block[2], mc, r.pct_bw);
         }
         timed_put(t, l->b[i], l->nodes[i], l->rows[i], l->stages[i], mc);
     }
@@ -500,6 +509,84 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
 }
 
 /* ---- the CPU (--device cpu) ---------------------------------------------------------- */
+
+/* tune --device cpu --step: the temporally blocked step's launch (wave.h: steps per pass, planes
+ * per sweep step) for each scheme and coefficient storage on `threads` threads, at 300^3 unless a
+ * grid is given: steps per pass 1, 2, 4 and 8 a plane at a time, then the best's neighbours (one
+ * step more and less), then it with 2 and 4 planes a sweep step; screened with one sample and the
+ * final few timed again with --reps (FINALS), as tune --step on a GPU. Saved in the CPU's tuned
+ * file as variant step:VARIANT, its steps per pass in the nodes column (tuned.h), which step and
+ * bench then use. The CPU's other step variants have nothing to tune. */
+static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision, const int grid_given[3], int threads,
+                          int reps, int force)
+{
+    static const int first_tsteps[] = {1, 2, 4, 8};
+    const int grid[3] = {grid_given[0] ? grid_given[0] : PAPER_GRID, grid_given[0] ? grid_given[1] : PAPER_GRID,
+                         grid_given[0] ? grid_given[2] : PAPER_GRID};
+    struct session s;
+    session_open(&s, DEV_CPU);
+    char slug[128], path[512], date[64];
+    session_tuned_slug(&s, threads, slug, sizeof slug);
+    tuned_path(slug, path, sizeof path);
+    struct table table = {0};
+    table_read(&table, path, date);
+    const char *fused[8];
+    const int nf = step_fused_variants(DEV_CPU, fused, 8);
+    int tuned = 0;
+    session_bandwidth(&s, threads);
+    const double start = omp_get_wtime();
+    for (int v = 0; v < nf; v++)
+        for (int i = 0; i < ns; i++)
+            for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
+                if (!step_fused_traits(DEV_CPU, fused[v])->planes) continue;
+                char key[sizeof ((struct tuned_entry *)0)->variant], why[512];
+                snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
+                struct tuned_entry e = kernel_key(key, sl[i], HX, precision, coef, grid);
+                double w[MAX_GROUPS];
+                struct step_run c = {.c = {.b = s.b, .s = sl[i], .precision = precision, .coef = coef,
+                                           .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
+                                     .variant = fused[v], .steps = 8, .reps = reps, .threads = threads};
+                if (!step_supported(&c.c) || (!force && table_find(&table, &e))) continue;
+                if (step_vacuum(&c.c, w, why, sizeof why) || step_fits(&c, &s.desc, why, sizeof why))
+                    cli_error("tune --step: %s", why);
+                struct timed seen = {0}, again = {0};
+                struct shapes first = {0}, next = {0}, final = {0};
+                const int whole[3] = {0, 0, 1};
+                e.mcells_per_s = -1;
+                for (size_t t = 0; t < sizeof first_tsteps / sizeof first_tsteps[0]; t++)
+                    add_launch(&first, whole, first_tsteps[t], 0, 0);
+                try_steps(&s, &c, &first, 1, &e, &seen, grid, why, sizeof why);
+                /* then one step less and more a plane at a time, and the best with wider tiles */
+                const int best = e.nodes, around[4][2] = {{best - 1, 1}, {best + 1, 1}, {best, 2}, {best, 4}};
+                for (int x = 0; x < 4 && e.mcells_per_s >= 0; x++) {
+                    const int tile[3] = {0, 0, around[x][1]};
+                    if (around[x][0] >= 1 && around[x][0] <= WAVE_MAX_STEPS &&
+                        launch_index(&seen.s, tile, around[x][0], 0, 0) < 0)
+                        add_launch(&next, tile, around[x][0], 0, 0);
+                }
+                try_steps(&s, &c, &next, 1, &e, &seen, grid, why, sizeof why);
+                if (reps > 1 && e.mcells_per_s >= 0) {
+                    fastest(&seen, FINALS, FINAL_CLOSE, &final);
+                    e.mcells_per_s = -1;
+                    try_steps(&s, &c, &final, reps, &e, &again, grid, why, sizeof why);
+                }
+                if (e.mcells_per_s < 0) {
+                    fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[coef],
+                            fused[v], why);
+                    continue;
+                }
+                fprintf(stderr, "tune --step: %s %s %s: best steps a pass %d, planes a sweep step %d, %.1f MCells/s "
+                        "(cells x steps), %.1f GB/s\n", e.scheme, coef_names[coef], fused[v], e.nodes, e.block[2],
+                        e.mcells_per_s, e.gbs);
+                table_put(&table, &e);
+                table_write(&table, path, &s, grid);
+                tuned_print(stdout, &e);
+                tuned++;
+            }
+    fprintf(stderr, "tune --step: %d CPU steps tuned in %.0f s (%s)\n", tuned, omp_get_wtime() - start, path);
+    free(table.e);
+    return 0;
+}
 
 /* A CPU launch: a tile (rows by planes, x whole; planes counted in passes of `nodes`) and, for a
  * marching variant, nodes along z per pass. Tiles of a few rows gave nothing on this suite's
@@ -619,7 +706,8 @@ int cmd_tune(int argc, char **argv)
         {"reps", CLI_INT, "R", "timed samples per launch of the final few (searching takes one), the median is compared (3)",
          &reps, 1, 1000, NULL, 0},
         {"force", CLI_FLAG, NULL, "tune again what the file already has", &force, 0, 0, NULL, 0},
-        {"step", CLI_FLAG, NULL, "tune the fused full step's launch instead (every scheme and storage)", &step, 0, 0,
+        {"step", CLI_FLAG, NULL,
+         "tune the fused full step's launch instead (every scheme and storage; the CPU: the wave step's)", &step, 0, 0,
          NULL, 0},
         {"device", CLI_CHOICE, "cpu|gpu", "cpu: each CPU variant's tile and nodes along z, hx unless --component (gpu)",
          &device, 0, 0, device_names, 2},
@@ -642,7 +730,8 @@ int cmd_tune(int argc, char **argv)
     else
         for (int i = 0; i < nc; i++) cl[i] = cli_component(components[i]);
     if (device == DEV_CPU) {
-        if (step || nb) cli_error("tune: --step and --blocks are GPU options (the CPU's fused step has no launch to tune)");
+        if (nb) cli_error("tune: --blocks is a GPU option (a CPU tile is rows x planes)");
+        if (step) return tune_cpu_steps(sl, ns, precision, grid, threads, reps, force);
         if (!component_list) cl[0] = HX, nc = 1;
         return tune_cpu(vnames, nv, sl, ns, cl, nc, precision, coef, grid, threads, reps, force);
     }

@@ -41,6 +41,9 @@
  *                 no refresh after it
  *   halo_x        the kernel refreshes its output's halo along x itself (kernel_args.boundary):
  *                 the caller refreshes y and z
+ *   planes        (CPU step) a temporally blocked step's kernel (engine/wave.h): on the calling
+ *                 thread, the rows and planes of kernel_args.box only (the engine shares them out),
+ *                 each row's halo along x and y written by the kernel
  *   flat          the block's z extent must be 1
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
@@ -232,9 +235,9 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{.marches = %d, .flat = %d, .max_threads = %d, .block = {%d, %d, %d}, .nodes = %d, .rows = %d, "
-           ".stages = %d, .halo_axes = %d}},\n",
+           ".stages = %d, .halo_axes = %d, .planes = %d}},\n",
         r->marches, r->flat, r->max_threads, r->block[0], r->block[1], r->block[2], r->nodes, default_rows(r, k->coef),
-        r->stages, r->halo_axes);
+        r->stages, r->halo_axes, r->planes);
 }
 
 /* The device's kernel tables, in plain C: every variant's entry points, declared, and listed in

@@ -32,6 +32,8 @@ struct kernel_args {
     int rows;          /* GPU tiled variants: adjacent rows of nodes per thread along y (0: the default) */
     int stages;        /* GPU tiled variants: pipeline depth, planes copied ahead (0: the default) */
     int boundary;      /* the step engine's enum boundary (halo_rule.h), for kernels that write their own halo */
+    int box[2][2];     /* kernels with trait planes (the CPU's wave step): the rows box[0][0] .. box[0][1]-1
+                        * of the planes box[1][0] .. box[1][1]-1 only */
 };
 
 static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
@@ -59,6 +61,10 @@ struct variant_traits {
     int halo_axes;   /* how many axes, from x, of its output's halo the kernel writes itself
                       * (halo_rule.h): 1, x, row by row while the row is in cache (the CPU's fused
                       * step: the caller refreshes y and z); 3, all (the GPU's: no refresh) */
+    int planes;      /* 1: a temporally blocked step's kernel (engine/wave.h): on the calling thread,
+                      * it updates the rows and planes of kernel_args.box only, and writes each row's
+                      * images along x and y and zeroes it on a PEC wall (halo_rule.h); the engine
+                      * shares the work among its threads and refreshes z */
 };
 
 /* One generated kernel (GPU entries are host-side launchers). */

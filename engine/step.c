@@ -11,6 +11,7 @@
 #include "measure.h"
 #include "pml.h"
 #include "reference.h"
+#include "wave.h"
 
 /* The fused half-step variants' kernels (the step templates, kernels_{cpu,gpu}/NAME.*.step, tabled in
  * build/gen/{cpu,gpu}_table.c): entries at HX and EX, each given kernel_args[3]. The GPU table is
@@ -59,6 +60,12 @@ const struct variant_traits *step_fused_traits(enum device d, const char *varian
     return NULL;
 }
 
+int step_temporal(enum device d, const char *variant)
+{
+    const struct variant_traits *t = step_fused_traits(d, variant);
+    return t && t->planes;
+}
+
 /* The kernel that updates component comp (a fused variant's: the one of its half-step). */
 static const struct kernel_entry *step_kernel(const struct step_config *c, int comp)
 {
@@ -75,6 +82,11 @@ const struct variant_traits *step_traits(const struct step_config *c)
 
 /* The layer kernel of c's half-step from first along axis (codegen/layer.h). Only the CPU has
  * them so far: the GPU's come with its run-time compiled backend. */
+int step_tsteps(const struct step_config *c)
+{
+    return !step_temporal(c->b->device, c->variant) ? 1 : c->tsteps > 0 ? c->tsteps : WAVE_DEFAULT_STEPS;
+}
+
 static const struct layer_entry *layer_kernel(const struct step_config *c, int first, int axis)
 {
     if (c->b->device != DEV_CPU) return NULL;
@@ -102,6 +114,7 @@ int step_supported(const struct step_config *c)
 struct stepper {
     struct step_config c;
     int fused;                            /* k[] from a fused variant: one kernel per half-step */
+    int wave;                             /* ... and temporally blocked (wave.h): c.tsteps steps a pass */
     const struct kernel_entry *k[NCOMPONENTS];
     void *f[NCOMPONENTS][MAX_LEVELS];     /* f[comp][0] the newest level */
     void *coef[NCOMPONENTS][MAX_COEFS];   /* COEF_ARRAY: da[0..L), db[0..G) of each component;
@@ -371,6 +384,22 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
     }
     m->c = *c;
     m->fused = step_fused_traits(c->b->device, c->variant) != NULL;
+    m->wave = step_temporal(c->b->device, c->variant);
+    if (m->wave && c->pml) {
+        snprintf(why, n, "variant %s has no layer passes: not with a CPML", c->variant);
+        goto fail;
+    }
+    if (m->wave && c->block[1]) {
+        snprintf(why, n, "variant %s updates whole planes: a tile of 0xK (K planes per sweep step), not %dx%d",
+                 c->variant, c->block[1], c->block[2]);
+        goto fail;
+    }
+    if (m->wave ? c->tsteps < 0 || c->tsteps > WAVE_MAX_STEPS : c->tsteps > 1) {
+        if (m->wave) snprintf(why, n, "variant %s: 1 to %d steps per pass, not %d", c->variant, WAVE_MAX_STEPS, c->tsteps);
+        else snprintf(why, n, "variant %s advances one step per pass, not %d", c->variant, c->tsteps);
+        goto fail;
+    }
+    m->c.tsteps = step_tsteps(c);
     m->sy = c->grid[0] + 2 * HALO;
     m->sz = m->sy * (c->grid[1] + 2 * HALO);
     m->cells = (size_t)m->sz * (size_t)(c->grid[2] + 2 * HALO);
@@ -466,6 +495,17 @@ static void layer_pass(struct stepper *m, int first, int axis, int level)
     m->layer[h][axis]->fn(&a); /* a launch on the GPU: checked at the step's end */
 }
 
+/* After a half-step from first: each component's oldest level, just written, becomes its newest. */
+static void rotate(struct stepper *m, int first)
+{
+    const int L = m->c.s->levels;
+    for (int comp = first; comp < first + 3; comp++) {
+        void *newest = m->f[comp][L - 1];
+        memmove(&m->f[comp][1], &m->f[comp][0], (size_t)(L - 1) * sizeof(void *));
+        m->f[comp][0] = newest;
+    }
+}
+
 /* The three components from `first` (HX or EX), each into its oldest level (in place for
  * leapfrog), which then becomes the newest, corrected in the layer if there is one; its halo is
  * refreshed for the other half-step. */
@@ -484,10 +524,9 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
         layer_pass(m, first, axis, L - 1);
         if (m->layer[first == EX][axis]->halo_axes < written) written = m->layer[first == EX][axis]->halo_axes;
     }
+    rotate(m, first);
     for (int comp = first; comp < first + 3; comp++) {
-        void *newest = m->f[comp][L - 1];
-        memmove(&m->f[comp][1], &m->f[comp][0], (size_t)(L - 1) * sizeof(void *));
-        m->f[comp][0] = newest;
+        void *newest = m->f[comp][0];
         struct halo_args h;
         halo_args_of(m, comp, &h);
         h.first_axis = m->k[comp]->traits.halo_axes < written ? m->k[comp]->traits.halo_axes : written;
@@ -528,9 +567,34 @@ double step_compiled_ms(const struct stepper *m)
     return compiled ? sum : -1;
 }
 
+/* A temporally blocked variant's steps (wave.h): passes of c.tsteps steps (the last one what is
+ * left), each level's arguments those its half-step would have, in turn. */
+static int wave_steps(struct stepper *m, int steps, char *why, size_t n)
+{
+    struct wave_level lv[2 * WAVE_MAX_STEPS + 1];
+    for (int t, done = 0; done < steps; done += t) {
+        struct wave_plan w;
+        t = steps - done < m->c.tsteps ? steps - done : m->c.tsteps;
+        wave_plan(m->c.s, m->c.grid[2], t, m->c.block[2] > 0 ? m->c.block[2] : 1, &w);
+        for (int s = 1; s <= w.levels; s++) {
+            const int first = s % 2 ? HX : EX;
+            lv[s].fn = m->k[first]->fn;
+            for (int q = 0; q < 3; q++) {
+                component_args(m, first + q, &lv[s].a[q]);
+                halo_args_of(m, first + q, &lv[s].h[q]);
+                lv[s].h[q].first_axis = 2;
+            }
+            rotate(m, first);
+        }
+        if (wave_pass(&w, lv, m->c.b, why, n)) return -1;
+    }
+    return 0;
+}
+
 int step_run(struct stepper *m, int steps, char *why, size_t n)
 {
-    for (int t = 0; t < steps; t++)
+    if (m->wave && wave_steps(m, steps, why, n)) return -1;
+    for (int t = 0; t < steps && !m->wave; t++)
         if (half_step(m, HX, why, n) || half_step(m, EX, why, n)) return -1;
     return m->c.b->sync(why, n);
 }

@@ -21,6 +21,8 @@ struct step_config {
     int block[3], nodes;  /* kernel_args.block and .nodes (0: one node per thread) */
     int rows;             /* kernel_args.rows (0: unset, the kernels' default) */
     int stages;           /* kernel_args.stages (0: unset, the kernels' default) */
+    int tsteps;           /* a temporally blocked variant (wave.h): steps per pass over memory (0: its
+                           * default); the others take 0 or 1. block[2]: its planes per sweep step */
     int grid[3];          /* interior cells, each at least STEP_MIN_GRID */
     double courant;       /* c dt / Delta, cell size 1 m */
     int boundary;         /* enum boundary */
@@ -48,12 +50,17 @@ struct step_materials {
 #define STEP_FUSED "fused"
 /* The device's fused variants, in table order (STEP_FUSED first): their number, at most max. */
 int step_fused_variants(enum device d, const char **out, int max);
+/* 1 if the device's step variant `variant` is temporally blocked (several steps a pass: wave.h). */
+int step_temporal(enum device d, const char *variant);
 /* A fused variant's traits (its step template's header line), or NULL if variant is not one. */
 const struct variant_traits *step_fused_traits(enum device d, const char *variant);
 /* The traits of the kernel of c's H half-step (a fused variant's, else Hx's own: every component
  * of a variant declares the same), or NULL if there is none. Unlike step_fused_traits, these are
  * the traits of c's storage (a tiled variant's default rows differ with and without arrays). */
 const struct variant_traits *step_traits(const struct step_config *c);
+/* Steps one pass over memory advances: a temporally blocked variant's c->tsteps (its default where 0,
+ * wave.h), 1 for every other variant. */
+int step_tsteps(const struct step_config *c);
 /* 1 if c's device has the kernels of c's scheme, variant, precision and storage (and, with a
  * layer, its layer kernels: the CPU's only, so far). */
 int step_supported(const struct step_config *c);

@@ -155,7 +155,9 @@ struct step_record {
     X(code_version, "", "%s", NULL, 1, NULL, "its version (this suite: the build's commit)", TXT(m_commit()))          \
     X(scheme, "", "%s", NULL, 1, NULL, "the spec file's scheme name", TXT(m->c->c.s->name))                            \
     X(device, "", "%s", NULL, 1, NULL, "cpu or gpu", TXT(device_names[m->c->c.b->device]))                             \
-    X(variant, "", "%s", NULL, 1, NULL, "components (six single-component kernels), or fused, fused25d (one per half-step)",      \
+    X(variant, "", "%s", NULL, 1, NULL,                                                                                \
+      "components (six single-component kernels), fused, fused25d (one per half-step), or wave (several steps per "   \
+      "pass over memory)",                                                                                             \
       TXT(m->c->variant))                                                                                              \
     X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->c.precision]))                       \
     X(coef, "", "%s", NULL, 1, NULL, "array, uniform or indexed (a material byte per node) coefficients",              \
@@ -176,6 +178,9 @@ struct step_record {
       NUM(m->c->c.rows > 1 ? m->c->c.rows : 1))                                                                        \
     X(stages, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: pipeline depth, planes copied ahead (0: no pipeline)",   \
       NUM(m->c->c.stages))                                                                                             \
+    X(tsteps, "", "%.0f", NULL, 1, NULL,                                                                               \
+      "steps advanced per pass over memory: the temporally blocked variant's (wave), 1 for the others",               \
+      NUM(step_tsteps(&m->c->c)))                                                                                      \
     X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
     X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->c->steps))                                    \
     X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                               \

@@ -8,6 +8,7 @@
 #include "paper.h"
 #include "step_measure.h"
 #include "tuned.h"
+#include "wave.h"
 
 void session_open(struct session *s, enum device d)
 {
@@ -105,6 +106,18 @@ void step_default_launch(const struct session *s, struct step_run *c)
     snprintf(tuned, sizeof tuned, TUNED_STEP_PREFIX "%s", c->variant);
     int nodes = 1, rows = 0, stages = 0;
     const int given = sc->block[0] || sc->block[1]; /* a GPU block, or a CPU tile: nodes as given */
+    if (step_temporal(s->device, sc->variant)) { /* its steps per pass (its tuned line's nodes) and tile */
+        char slug[128];
+        int block[3] = {0, 0, 1}, tsteps = WAVE_DEFAULT_STEPS; /* on the CPU a plane a sweep step */
+        session_tuned_slug(s, c->threads, slug, sizeof slug);
+        const int found =
+            !tuned_block(slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, block, &tsteps, &rows, &stages);
+        if (!sc->tsteps) sc->tsteps = tsteps;
+        if (found || s->device == DEV_CPU) {
+            if (!sc->block[0] && !sc->block[2]) memcpy(sc->block, block, sizeof sc->block);
+            return;
+        } /* a GPU's untuned block: as the fused step's, below */
+    }
     if (!given && s->device == DEV_GPU &&
         tuned_block(s->slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, sc->block, &nodes, &rows,
                     &stages) == 0) {

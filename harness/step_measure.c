@@ -10,6 +10,7 @@
 #include "measure.h"
 #include "metrics.h"
 #include "simulate.h"
+#include "wave.h"
 
 /* Small and odd, so that no tile or block divides it; a few steps carry errors through both
  * half-steps and every time level's rotation (S44's four). */
@@ -58,8 +59,14 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     struct step_config small = c->c;
     memcpy(small.grid, step_verify_grid, sizeof small.grid);
     if (small.pml > step_verify_grid[2] / 3) small.pml = step_verify_grid[2] / 3; /* its smallest side */
+    int steps = VERIFY_STEPS;
+    const int tsteps = step_tsteps(&c->c);
+    if (tsteps > 1) { /* a whole pass and another, long enough along z for every level to sweep */
+        steps = steps > tsteps + 1 ? steps : tsteps + 1;
+        small.grid[2] += 2 * (wave_rim_planes(c->c.s, tsteps) / 2); /* still odd */
+    }
     double worst;
-    if (step_verify(&small, VERIFY_STEPS, &worst, why, n)) return -1;
+    if (step_verify(&small, steps, &worst, why, n)) return -1;
     r->verified = 1;
     r->layer_ms = r->layer_pct_bw = r->layer_pct_bw_spread = r->reflection_db = NAN;
     int reflection_steps;

@@ -10,7 +10,9 @@
  * those before rows both (10 fields); what they lack reads as 0, the kernel's default, and is
  * written back so.
  * A full step's launch (tune --step) is saved as variant TUNED_STEP_PREFIX + the step variant
- * ("step:fused"), component hx, and its figure is cells x steps / s, not eq. 5.
+ * ("step:fused"), component hx, and its figure is cells x steps / s, not eq. 5. A temporally
+ * blocked step's (the CPU's step:wave, engine/wave.h) nodes are its steps per pass and its block
+ * 0x0xK its planes per sweep step.
  * A kernel may have lines for several grids (the best shape differs with the size: tune --grid):
  * each run looks up the line of the grid nearest its own. */
 #ifndef HARNESS_TUNED_H

@@ -26,4 +26,29 @@ static inline void halo_x_of(struct halo_x *h, int boundary, int comp, int nx)
     for (int t = 0; t < hx[q].count; t++)                                                         \
         out[row + hx[q].p[t]] = hx[q].sign[t] ? (REAL)hx[q].sign[t] * out[row + hx[q].src[t]] : (REAL)0
 
+/* A temporally blocked step's kernel (trait planes, wave.c.step) goes on along y and z, after the
+ * row's x halo: HALO_ROW_YZ(out, q) zeroes the whole padded row of interior row j of plane k where
+ * it lies on a PEC wall (an odd field's node 0 along y or z), then writes its image along y, the
+ * padded row times its sign; the engine refreshes z (engine/wave.h). Each thread so writes the
+ * images of its own rows, and the next half-step reads them after the kernel's barrier. */
+struct halo_yz {
+    int boundary, half_y, half_z, ny;
+};
+
+static inline void halo_yz_of(struct halo_yz *h, int boundary, int comp, int ny)
+{
+    h->boundary = boundary, h->ny = ny;
+    h->half_y = component_half(comp, 1), h->half_z = component_half(comp, 2);
+}
+
+#define HALO_ROW_YZ(out, q)                                                                        \
+    do {                                                                                           \
+        REAL *r_ = (out) + row - HALO; /* the padded row */                                        \
+        int p_, s_ = halo_image(hyz[q].boundary, hyz[q].half_y, hyz[q].ny, j, &p_);               \
+        if (halo_wall(hyz[q].boundary, hyz[q].half_y, j) || halo_wall(hyz[q].boundary, hyz[q].half_z, k)) \
+            for (long i_ = 0; i_ < sy; i_++) r_[i_] = (REAL)0;                                     \
+        if (s_)                                                                                    \
+            for (long i_ = 0; i_ < sy; i_++) r_[(p_ - j) * sy + i_] = (REAL)s_ * r_[i_];           \
+    } while (0)
+
 #endif

@@ -17,8 +17,9 @@ static __device__ __forceinline__ bool near_side(int c, int n) { return c <= HAL
 /* Writes v at node n of component comp and every halo cell that takes its value from n
  * (halo_rule.h; PEC wall nodes are zero), so that no refresh launch follows the half-step: along
  * each axis at most one image, so at most 7 in all (an edge or corner node). No thread reads a
- * halo cell of its own half-step's outputs, so the writes race with nothing. */
-template <typename REAL>
+ * halo cell of its own half-step's outputs, so the writes race with nothing. AXES: the images
+ * along the first AXES axes only (the wave step's kernels: x and y; its engine refreshes z). */
+template <typename REAL, int AXES = 3>
 static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
 {
     const int s[3] = {i, j, k}, len[3] = {a->nx, a->ny, a->nz};
@@ -27,9 +28,9 @@ static __device__ void store_images(REAL *o, long n, int i, int j, int k, const 
     int sign[3], axes = 0;
     for (int ax = 0; ax < 3; ax++) {
         const int half = component_half(comp, ax);
-        int p;
+        int p = s[ax];
         if (halo_wall(a->boundary, half, s[ax])) v = 0;
-        sign[ax] = halo_image(a->boundary, half, len[ax], s[ax], &p);
+        sign[ax] = ax < AXES ? halo_image(a->boundary, half, len[ax], s[ax], &p) : 0;
         off[ax] = (p - s[ax]) * stride[ax];
         axes |= (sign[ax] != 0) << ax;
     }

@@ -276,6 +276,27 @@ static void fused25d_run_all(const void *fn, const struct shape *s, const struct
     one_launch(fn, s, f);
 }
 
+/* wave: the temporally blocked step's kernels (engine/wave.h), one thread per node over the
+ * launch's box of rows and planes (a[0].box, each level's as the engine sweeps), 3-D blocks. */
+static int wave_check(const struct facts *f, const struct shape *s, char *why, size_t n)
+{
+    const struct kernel_args *a = &s->args;
+    if (baseline_check(f, s, why, n)) return -1;
+    if (blocks_for(a->ny, a->block[1]) <= GRID_YZ_MAX && blocks_for(a->nz, a->block[2]) <= GRID_YZ_MAX) return 0;
+    snprintf(why, n, "grid %dx%dx%d needs more than %ld blocks in y or z with block %dx%dx%d", a->nx, a->ny, a->nz,
+             GRID_YZ_MAX, a->block[0], a->block[1], a->block[2]);
+    return -1;
+}
+
+static void wave_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
+{
+    struct kernel_args f[3] = {a3[0], a3[1], a3[2]}; /* struct fused_args */
+    const int *b = s->args.block, (*box)[2] = f[0].box;
+    void *params[] = {f};
+    gpu_start(fn, blocks_for(f[0].nx, b[0]), blocks_for(box[0][1] - box[0][0], b[1]),
+              blocks_for(box[1][1] - box[1][0], b[2]), s->block, 0, params);
+}
+
 static const struct rule {
     const char *variant;
     void (*shape)(const struct facts *f, const struct kernel_args *a, struct shape *s); /* NULL: plain */
@@ -289,6 +310,7 @@ static const struct rule {
     {"tile25d", tile25d_shape, tiled_fits, tile25d_run, NULL},
     {"fused", fused_shape, fused_check, NULL, fused_run_all},
     {"fused25d", fused25d_shape, tiled_fits, NULL, fused25d_run_all},
+    {"wave", NULL, wave_check, NULL, wave_run_all},
 };
 
 /* ---- kernels: sources, compiled shapes, loaded functions --------------------------------------- */

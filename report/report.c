@@ -394,7 +394,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
     snprintf(ref_title, sizeof ref_title, "%s", ref ? ref->title : "reference");
     static const char *const axes[] = {"nx", "ny", "nz"};
     int first = -1, schemes_differ = 0, extra = 0, grids_differ = 0, gpu = 0, marching = 0, tiled = 0, pipelined = 0,
-        components_differ = 0;
+        components_differ = 0, temporal = 0;
     for (int r = 0; r < f->nrow; r++) {
         if (strcmp(cell(f, r, "table"), table)) continue;
         if (first < 0) first = r;
@@ -406,6 +406,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
         marching |= atoi(cell(f, r, "nodes")) > 1;
         tiled |= atoi(cell(f, r, "rows")) > 1;
         pipelined |= atoi(cell(f, r, "stages")) > 0; /* "" in files from before stages: atoi 0 */
+        temporal |= atoi(cell(f, r, "tsteps")) > 1;  /* a step file's; likewise */
     }
     if (first < 0) return;
     /* Metric columns: those with a heading that the file has and some row gives (not 0). */
@@ -444,6 +445,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
     if (marching) heading_cell(o, "nodes", &ncols, &text);
     if (tiled) heading_cell(o, "rows", &ncols, &text);
     if (pipelined) heading_cell(o, "stages", &ncols, &text);
+    if (temporal) heading_cell(o, "steps/pass", &ncols, &text);
     if (t->paper_block && gpu && papered) heading_cell(o, "paper block", &ncols, &text);
     char h[128];
     for (int k = 0; k < mt->n; k++) {
@@ -485,6 +487,7 @@ static void write_table(FILE *o, const char *hashes, const struct table_info *t,
         if (marching) fprintf(o, " %s |", cell(f, r, "nodes"));
         if (tiled) fprintf(o, " %s |", cell(f, r, "rows"));
         if (pipelined) fprintf(o, " %s |", cell(f, r, "stages"));
+        if (temporal) fprintf(o, " %s |", cell(f, r, "tsteps"));
         if (t->paper_block && gpu && papered) {
             const struct paper_scheme *p = paper_find(cell(f, r, "scheme"));
             if (p) fprintf(o, " %dx%dx%d |", p->best_block[0], p->best_block[1], p->best_block[2]);

@@ -60,6 +60,13 @@ after two at once: $(cat "$tmp/out"), $(entries) entries"
 temporary files left: $(ls -a "$FDTDBENCH_CACHE")"
 result "two processes fill one cache at once" "$f"
 
+# The wave step's GPU kernels (kernels_gpu/wave.cu.step) compile for the H100 (run and verified on a
+# GPU only, by test_step): FV24's, the widest stencil, 12 kernels.
+f=""
+"$B" cache --warm --arch sm_90 --scheme fv24 --variant wave >"$tmp/out" 2>"$tmp/err" && counts 12 0 ||
+    f="$(cat "$tmp/out" "$tmp/err")"
+result "the wave step's GPU kernels compile" "$f"
+
 # A kernel that does not compile (the test hook plants a syntax error): one line naming it and
 # the log, exit 2, no entry for it, the log holds NVRTC's error.
 f=""

@@ -143,9 +143,12 @@ elif grep -q "^fdtdbench: the gpu is not usable: " "$tmp/err" && [ "$(wc -l <"$t
 else
     bad "gpu refused without a GPU: $(cat "$tmp/err")"
 fi
-# cost answers from committed full-step rows: one row per scheme and weighting, Yee's ratio 1.
-if "$B" cost --size 2 --csv $S >"$tmp/cost.csv" 2>"$tmp/err" && [ "$(wc -l <"$tmp/cost.csv")" -eq 9 ] &&
-    grep -q '^10,.*,yee,spec,0.5,12.5,.*,1e+08,.*,1,1,,,,,,,,,,step table of [^,]*$' "$tmp/cost.csv"; then
+# cost answers from committed full-step rows: one row per scheme and weighting, Yee's ratio 1; and
+# a row of the temporally blocked step where the results have one (Yee, FV24), against Yee's.
+if "$B" cost --size 2 --csv $S >"$tmp/cost.csv" 2>"$tmp/err" && [ "$(wc -l <"$tmp/cost.csv")" -eq 12 ] &&
+    grep -q '^10,.*,yee,spec,0.5,12.5,.*,fused,1,1e+08,.*,1,1,,,,,,,,,,step table of [^,]*$' "$tmp/cost.csv" &&
+    grep -q '^10,.*,yee,spec,0.5,12.5,.*,wave,4,9e+08,.*,1,1,,,,,,,,,,step table of [^,]*$' "$tmp/cost.csv" &&
+    [ "$(grep -c ',fv24,.*,wave,2,3e+08,' "$tmp/cost.csv")" -eq 2 ]; then
     ok "cost from step rows"
 else
     bad "cost from step rows: $(head -n 3 "$tmp/cost.csv" "$tmp/err")"

@@ -120,18 +120,24 @@ static void reader(void)
     const char *dir = "tests/data/step-results", *m = "cpu-synthetic-step";
     const struct scheme *yee = scheme_find("yee"), *fv24 = scheme_find("fv24");
     struct throughput t;
-    /* near 300^3: the newer file's 2.5e8 beats the older day's 2.0e8 (fused) and 1.5e8 */
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 2.5e7, &t) == 0 && t.cells_per_s == 2.5e8,
+    /* near 300^3: the newer file's 2.5e8 beats the older day's 2.0e8 (fused) and 1.5e8, and a still newer
+     * wave row (9e8) is not a step a pass */
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 0, 2.5e7, &t) == 0 && t.cells_per_s == 2.5e8,
           "Yee near 300^3: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 1.2e6, &t) == 0 && t.cells_per_s == 1e8,
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 0, 1.2e6, &t) == 0 && t.cells_per_s == 1e8,
           "Yee near 100^3: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 0, 1e6, &t) == 0 && t.cells_per_s == 5e7,
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 0, 0, 1e6, &t) == 0 && t.cells_per_s == 5e7,
           "Yee f64: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, fv24, DEV_CPU, F32, COEF_ARRAY, 0, 1e6, &t) == 0 && t.cells_per_s == 8e7,
+    CHECK(cost_throughput_from_results(dir, m, fv24, DEV_CPU, F32, COEF_ARRAY, 0, 0, 1e6, &t) == 0 && t.cells_per_s == 8e7,
           "FV24 (not the 'other' table's row): %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_GPU, F32, COEF_ARRAY, 0, 1e6, &t) == -1, "no GPU rows");
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_UNIFORM, 0, 1e6, &t) == -1, "no uniform rows");
-    CHECK(cost_throughput_from_results(dir, "absent", yee, DEV_CPU, F32, COEF_ARRAY, 0, 1e6, &t) == -1, "no folder");
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_GPU, F32, COEF_ARRAY, 0, 0, 1e6, &t) == -1, "no GPU rows");
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_UNIFORM, 0, 0, 1e6, &t) == -1, "no uniform rows");
+    CHECK(cost_throughput_from_results(dir, "absent", yee, DEV_CPU, F32, COEF_ARRAY, 0, 0, 1e6, &t) == -1, "no folder");
+    /* the temporally blocked step's rows (the newest day's, faster) only where asked for */
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 1, 2.5e7, &t) == 0 &&
+              t.cells_per_s == 9e8 && t.tsteps == 4 && !strcmp(t.variant, "wave"),
+          "Yee's wave row: %g, %d steps a pass, %s", t.cells_per_s, t.tsteps, t.variant);
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 0, 1, 1e6, &t) == -1, "no f64 wave row");
 }
 
 /* The launch a row was measured at, which cost --run repeats: block, nodes and rows where the
@@ -161,19 +167,19 @@ static void reader_launch(void)
     }
     const struct scheme *fv24 = scheme_find("fv24");
     struct throughput t;
-    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_UNIFORM, 0, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_UNIFORM, 0, 0, 1e8, &t) == 0 &&
               t.have_launch && t.block[0] == 64 && t.nodes == 16 && t.rows == 2,
           "uniform: launch %d, block %dx%dx%d, nodes %d, rows %d", t.have_launch, t.block[0], t.block[1], t.block[2],
           t.nodes, t.rows);
-    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 0, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 0, 0, 1e8, &t) == 0 &&
               t.have_launch && t.block[1] == 8 && t.nodes == 64 && t.rows == 0,
           "array (no rows column): launch %d, nodes %d, rows %d", t.have_launch, t.nodes, t.rows);
     const struct scheme *yee = scheme_find("yee");
-    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 0, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 0, 0, 1e8, &t) == 0 &&
               t.cells_per_s == 3e10, "no layer: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 10, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 10, 0, 1e8, &t) == 0 &&
               t.cells_per_s == 2e10, "10-cell layer: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 10, 1e8, &t) == -1,
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 10, 0, 1e8, &t) == -1,
           "a layer row where the file has none");
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);

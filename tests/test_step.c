@@ -3,12 +3,14 @@
  * walls against their image-theory equivalent (a periodic box twice the size); the byte
  * counts of a whole step. CPU here, GPU where there is one. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "design.h"
 #include "step.h"
+#include "wave.h"
 
 enum { NCOEF = sizeof coef_names / sizeof coef_names[0] };
 static const int small[3] = {11, 9, 7}; /* odd, unequal: no block or tile divides it */
@@ -90,6 +92,61 @@ static void test_cpu_steps_match_reference(void)
         CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "%s: only %d combinations verified", variants[v], n);
         printf("  %s: %d combinations, 3 steps each: largest error %.3f of its carried bound\n", variants[v], n, worst);
     }
+}
+
+/* One combination of the wave step against the reference (T steps from random fields), on
+ * `threads` threads; the largest error over its bound into *worst. */
+static void verify_wave(const struct backend *b, const struct scheme *s, int t, int threads, int precision, int coef,
+                        int bc, const int grid[3], int tile, double *worst)
+{
+    double w[MAX_GROUPS], err;
+    char why[512];
+    struct step_config c = config(b, s, w, "wave");
+    c.precision = precision, c.coef = coef, c.boundary = bc, c.tsteps = t, c.block[2] = tile;
+    memcpy(c.grid, grid, sizeof c.grid);
+    if (b->device == DEV_GPU) c.block[0] = 32, c.block[1] = 4, c.block[2] = 1;
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    CHECK(step_verify(&c, t, &err, why, sizeof why) == 0, "T %d, %d threads: %s", t, threads, why);
+    omp_set_num_threads(before);
+    *worst = fmax(*worst, err);
+}
+
+/* The wave step of every scheme, storage and boundary on device b against the reference, for
+ * T = 1, 2 and 3, f32 (f64 too at T = 2), on one thread: on a grid long along z, where every level
+ * has planes in its sweep, its planes taken two at a time (a tile that divides no extent), and at
+ * T = 3 on a short one too, where the rims take every plane of the later levels. The count. */
+static int verify_wave_all(const struct backend *b, double *worst)
+{
+    int checked = 0;
+    for (int i = 0; i < scheme_count(); i++)
+        for (int t = 1; t <= 3; t++) {
+            const int rim = wave_rim_planes(scheme_at(i), t), grids[2][3] = {{7, 5, 9}, {7, 5, rim + 9}};
+            for (int g = t == 3 ? 0 : 1; g < 2; g++)
+                for (int coef = 0; coef < NCOEF; coef++)
+                    for (int bc = 0; bc < NBOUNDARIES; bc++)
+                        for (int p = 0; p <= (t == 2); p++, checked++)
+                            verify_wave(b, scheme_at(i), t, 1, p, coef, bc, grids[g], 1 + g, worst);
+        }
+    return checked;
+}
+
+/* The temporally blocked step (engine/wave.h) against T plain steps of the reference (above); then
+ * the threads' share of the levels (each thread waits on the one before), on two and three
+ * threads, for FV24 (the widest stencil) in every storage and boundary. */
+static void test_wave_matches_plain_steps(void)
+{
+    double worst = 0;
+    int checked = verify_wave_all(cpu_backend(), &worst);
+    const struct scheme *fv24 = scheme_find("fv24");
+    for (int threads = 2; fv24 && threads <= 3; threads++)
+        for (int t = 1; t <= 3; t++) {
+            const int grid[3] = {7, 5, wave_rim_planes(fv24, t) + 9};
+            for (int coef = 0; coef < NCOEF; coef++)
+                for (int bc = 0; bc < NBOUNDARIES; bc++, checked++)
+                    verify_wave(cpu_backend(), fv24, t, threads, F32, coef, bc, grid, 1, &worst);
+        }
+    printf("  wave: %d combinations, T steps each: largest error %.3f of its carried bound\n", checked, worst);
 }
 
 /* Rows longer than the blocks a kernel may scan material runs in (64 nodes), with runs that
@@ -353,6 +410,12 @@ static void test_gpu_steps_match_reference(void)
     for (int v = 0; v < nf; v++) {
         const struct variant_traits *t = step_fused_traits(DEV_GPU, fused[v]);
         const int nodes[4] = {1, 2, 4, t->nodes}, rows16[3] = {12, 9, 7}, wide[3] = {128, 2, 1};
+        if (t->planes) { /* the wave step: T steps a pass, one node per thread */
+            double worst = 0;
+            int n = verify_wave_all(b, &worst);
+            printf("  GPU %s: %d combinations, T steps each: largest error %.3f of its bound\n", fused[v], n, worst);
+            continue;
+        }
         for (int x = 0; x < 4 + 2 * t->flat; x++) {
             double worst = 0;
             const int *grid = x == 5 ? rows16 : NULL, *blk = x == 4 ? wide : block, zn = x < 4 ? nodes[x] : t->nodes;
@@ -381,6 +444,7 @@ static void test_gpu_steps_match_reference(void)
 int main(void)
 {
     RUN(test_cpu_steps_match_reference);
+    RUN(test_wave_matches_plain_steps);
     RUN(test_long_rows);
     RUN(test_wrong_halo_is_caught);
     RUN(test_halo_image_inverts_source);
