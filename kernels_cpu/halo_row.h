@@ -15,9 +15,9 @@ struct halo_x {
 static inline void halo_x_of(struct halo_x *h, int boundary, int comp, int nx)
 {
     const int half = component_half(comp, 0);
-    h->count = halo_count(boundary, half);
+    h->count = halo_count(boundary, half, 0); /* x is never split */
     for (int t = 0; t < h->count; t++) {
-        h->p[t] = halo_position(nx, t);
+        h->p[t] = halo_position(nx, 0, t);
         h->sign[t] = halo_source(boundary, half, nx, h->p[t], &h->src[t]);
     }
 }
