@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "decomp.h"
 #include "results.h"
 #include "step.h"
 
@@ -13,7 +14,15 @@ struct step_run {
     const char *variant;  /* as named on the command line: components, or a kernel variant */
     int steps, reps;      /* each timed sample is `steps` steps; the median sample is reported */
     int threads;          /* CPU threads asked for (0 = all) */
+    int slabs;            /* the grid split along z (decomp.h); 0 or 1: undivided */
+    int per_gpu, overlap; /* decomp_config's: a GPU per slab (NCCL); the overlap schedule */
 };
+
+/* c as decomp.h takes it (one slab when undivided), and what the CSV says of it: slabs, the
+ * transport ("" undivided), halo bytes per step. */
+struct decomp_config step_decomp(const struct step_run *c);
+int step_slabs(const struct step_run *c);
+const char *step_transport(const struct step_run *c);
 
 struct step_result {
     double min_ms, median_ms, max_ms; /* per step */
