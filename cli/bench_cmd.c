@@ -27,7 +27,9 @@ static const char *const help =
     "sweep. Where 300^3 fits within a few times the last-level cache (GPU: L2), the headline tables\n"
     "add the smallest cube beyond 8x that cache.\n"
     "Prints Markdown tables and saves them with the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n"
-    "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}.\n"
+    "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}, and\n"
+    "where there are several GPUs, the step split over 1, 2, 4, 8 ... of them (halo planes through\n"
+    "NCCL), weak and strong scaling, in steps/scaling-<date>.{csv,md}.\n"
     "--quick: fewer sizes, 3 samples. --tables: only the tables named (the CSV's table column; a name\n"
     "stands for every table it begins: table5 for both thread counts), and no full step.\n";
 
@@ -261,7 +263,9 @@ static int run_device(enum device d, const char *dir, int reps, int quick, char 
     if (d == DEV_CPU) bench_cpu(b);
     else bench_gpu(b);
     int rc = results_close(&b->rf) || report_bench(b->rf.path) ? 1 : 0;
-    if (!tables) rc |= step_bench(&b->s, dir, reps, quick); /* whole steps beside the single-component tables */
+    const char *fastest[MAX_SCHEMES][NCOEF_STORAGES] = {{NULL}};
+    if (!tables) rc |= step_bench(&b->s, dir, reps, quick, fastest); /* whole steps beside the single-component tables */
+    if (!tables && d == DEV_GPU) rc |= scaling_bench(&b->s, dir, reps, quick, fastest); /* several GPUs, where there are */
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
     if (!tables) cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
     free(b);

@@ -58,6 +58,16 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
 #define STEP_FOLDER "steps"
 void step_results_folder(const char *machine, char *out, size_t n); /* "<machine>/steps" */
 
+/* make bench's scaling table where there are several GPUs (scaling_bench): STEP_FOLDER/
+ * SCALING_STEM-<date>.csv, each row's table weak (SCALING_WEAK_GRID^3 cells per GPU) or strong
+ * (one grid whatever the count), and the goals its efficiencies are held to at SCALING_GOAL_GPUS. */
+#define SCALING_STEM "scaling"
+#define SCALING_WEAK "weak"
+#define SCALING_STRONG "strong"
+enum { SCALING_WEAK_GRID = 512, SCALING_GOAL_GPUS = 8 };
+#define SCALING_WEAK_GOAL 95.0
+#define SCALING_STRONG_GOAL 85.0
+
 /* The header and one row of the step table's columns (metrics.h, STEP_METRIC_COLUMNS). */
 void step_csv_header(FILE *f);
 void step_row(FILE *f, const char *table, const struct step_run *c, const struct step_result *r,
