@@ -38,6 +38,7 @@
 #define STEP_COL_STAGES "stages" /* and stages, likewise */
 #define STEP_COL_THREADS "threads"
 #define STEP_COL_PML "pml"       /* older files lack it: no layer */
+#define STEP_COL_SLABS "slabs"   /* older files lack it: undivided */
 
 struct cost_problem {
     double size[3];    /* domain, in wavelengths */
@@ -88,9 +89,9 @@ struct throughput {
     int threads;        /* CPU threads (0: all) */
 };
 
-/* The committed full-step row (table STEP_TABLE, code STEP_CODE) in the .csv files of
- * results_dir/machine/STEP_FOLDER for this scheme, device, precision, storage and layer (pml
- * cells on every face, 0 for none) whose grid is nearest the problem's cells (by ratio), the newest
+/* The committed full-step row (table STEP_TABLE, code STEP_CODE, an undivided grid: a split one
+ * may span several devices) in the .csv files of results_dir/machine/STEP_FOLDER for this scheme,
+ * device, precision, storage and layer (pml cells on every face, 0 for none) whose grid is nearest the problem's cells (by ratio), the newest
  * among those, the fastest among those. 0, or -1 if there is none. */
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
                                  int precision, int coef, int pml, double cells, struct throughput *t);

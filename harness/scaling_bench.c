@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cost.h"
 #include "metrics.h"
 #include "report.h"
 #include "step_bench.h"
@@ -30,11 +31,15 @@ static int strong_cube(const struct session *s, struct step_run c, int most)
     return 0;
 }
 
-int scaling_bench(struct session *s, const char *dir, int reps, int quick, const char *fastest[][NCOEF_STORAGES])
+int scaling_bench(struct session *s, const char *dir, int reps, int quick, const char *fastest[][NCOEF_STORAGES],
+                  int want_weak, int want_strong)
 {
     char why[512];
     const int gpus = s->device == DEV_GPU && s->b->devices ? s->b->devices() : 1;
-    if (gpus < 2) return 0;
+    if (gpus < 2) {
+        fprintf(stderr, "bench: one GPU here: no scaling table\n");
+        return 0;
+    }
     if (!nccl_available(why, sizeof why)) {
         fprintf(stderr, "bench: %d GPUs, no scaling table: %s\n", gpus, why);
         return 0;
@@ -50,11 +55,17 @@ int scaling_bench(struct session *s, const char *dir, int reps, int quick, const
     step_csv_header(rf.f);
     session_bandwidth(s, 0);
     int rows = 0, failures = 0;
+    const int wanted[2] = {want_weak, want_strong};
     for (int t = 0; t < 2; t++)
-        for (int i = 0; i < scheme_count(); i++)
+        for (int i = 0; i < scheme_count() && wanted[t]; i++)
             for (int k = 0; k < 2; k++) {
                 const struct scheme *sc = scheme_at(i);
-                const char *variant = fastest && fastest[i][storages[k]] ? fastest[i][storages[k]] : "fused";
+                struct throughput committed;
+                const char *variant = fastest && fastest[i][storages[k]] ? fastest[i][storages[k]]
+                                      : !cost_throughput_from_results(dir, s->slug, sc, DEV_GPU, F32, storages[k], 0,
+                                                                      512.0 * 512 * 512, &committed)
+                                          ? committed.variant
+                                          : STEP_FUSED;
                 double w[MAX_GROUPS];
                 struct step_run c = {.c = {.b = s->b, .s = sc, .precision = F32, .coef = storages[k],
                                            .variant = step_kernel_variant(s->device, variant),

@@ -4,6 +4,10 @@
  * launches made before it on the GPU's default stream, the launches made after it (the interior
  * planes' update) run beside it, and finish makes the default stream wait for it in turn.
  *
+ * The communicators of a rank count are made once and kept for the process (close leaves them):
+ * ncclCommInitAll takes seconds on eight GPUs, and every measured row opens two decompositions
+ * (the verification's and the timed one).
+ *
  * NCCL is loaded when first asked for (dlopen; FDTDBENCH_NCCL_LIBRARY names another library
  * than libnccl.so.2), so that this binary still runs where NCCL is not installed and --gpus says
  * so in one line. NVLink multicast (NVLS) is switched off in the environment before it loads.
@@ -129,27 +133,17 @@ static void nccl_finish(struct transport *t)
     }
 }
 
-static void nccl_close(struct transport *t)
-{
-    struct nccl *x = (struct nccl *)t;
-    for (int r = 0; r < x->ranks; r++) {
-        use(x, r);
-        if (x->comm[r]) nccl_ok(x, r, api.ncclCommDestroy(x->comm[r]), "ncclCommDestroy");
-        x->comm[r] = NULL;
-        if (x->stream[r]) cudaStreamDestroy(x->stream[r]);
-        if (x->ready[r]) cudaEventDestroy(x->ready[r]);
-        if (x->done[r]) cudaEventDestroy(x->done[r]);
-    }
-    free(x);
-}
+static void nccl_close(struct transport *t) { (void)t; } /* kept for the next decomposition (above) */
 
 struct transport *nccl_transport(int ranks, char *why, size_t n)
 {
+    static struct nccl *made[GPU_MAX_DEVICES + 1];
     if (!nccl_available(why, n)) return NULL;
     if (ranks < 1 || ranks > GPU_MAX_DEVICES) {
         snprintf(why, n, "NCCL: %d ranks: one process drives 1 to %d GPUs", ranks, GPU_MAX_DEVICES);
         return NULL;
     }
+    if (made[ranks]) return &made[ranks]->t;
     struct nccl *x = calloc(1, sizeof *x);
     if (!x) {
         snprintf(why, n, "out of host memory");
@@ -172,5 +166,6 @@ struct transport *nccl_transport(int ranks, char *why, size_t n)
         cuda_ok(x, r, cudaEventCreateWithFlags(&x->ready[r], cudaEventDisableTiming), "cudaEventCreateWithFlags");
         cuda_ok(x, r, cudaEventCreateWithFlags(&x->done[r], cudaEventDisableTiming), "cudaEventCreateWithFlags");
     }
+    made[ranks] = x;
     return &x->t;
 }
