@@ -131,7 +131,8 @@ int decomp_check(const struct decomp_config *d, size_t memory_bytes, char *why, 
     return 0;
 }
 
-/* Calls after this one go to slab s's device. */
+/* Calls after this one go to slab s's device. Each function below leaves the first slab's
+ * current, where the caller's own arrays (the bandwidth probe's) are. */
 static void on(const struct decomp *d, int s)
 {
     char why[256];
@@ -144,6 +145,7 @@ void decomp_close(struct decomp *d)
     if (d->t) d->t->close(d->t);
     for (int s = 0; s < d->d.slabs; s++)
         if (d->m[s]) on(d, s), step_close(d->m[s]);
+    on(d, 0);
     free(d->stage);
     free(d);
 }
@@ -179,6 +181,7 @@ struct decomp *decomp_open(const struct decomp_config *dc, char *why, size_t n)
         if (!dc->per_gpu) snprintf(why, n, "out of host memory");
         goto fail;
     }
+    on(d, 0);
     return d;
 fail:
     decomp_close(d);
@@ -273,6 +276,7 @@ static int sync_all(struct decomp *d, char *why, size_t n)
             return -1;
         }
     }
+    on(d, 0);
     return 0;
 }
 
@@ -289,6 +293,7 @@ int decomp_layer_run(struct decomp *d, int steps, char *why, size_t n)
         on(d, s);
         if (step_layer_run(d->m[s], steps, why, n)) return -1;
     }
+    on(d, 0);
     return 0;
 }
 
@@ -303,6 +308,7 @@ void decomp_put(struct decomp *d, int comp, int level, const double *v)
         step_put(d->m[s], comp, level, v + slab_from(d, s));
     }
     exchange(d, comp, 1, level);
+    on(d, 0);
 }
 
 void decomp_get(struct decomp *d, int comp, int level, double *v)
@@ -313,6 +319,7 @@ void decomp_get(struct decomp *d, int comp, int level, double *v)
         step_get(d->m[s], comp, level, d->stage);
         memcpy(v + slab_from(d, s) + HALO * plane, d->stage + HALO * plane, sizeof(double) * plane * d->planes[s]);
     }
+    on(d, 0);
     struct halo_args h = {.sy = d->sy, .sz = d->sz, .precision = F64, .boundary = d->d.c.boundary, .first_axis = 2};
     char why[128];
     memcpy(h.n, d->d.c.grid, sizeof h.n);
@@ -328,6 +335,7 @@ int decomp_set_materials(struct decomp *d, const struct step_materials *mat, cha
         on(d, s);
         if (step_set_materials(d->m[s], &slab, why, n)) return -1;
     }
+    on(d, 0);
     return 0;
 }
 
@@ -338,6 +346,7 @@ void decomp_fill_random(struct decomp *d, unsigned seed)
         step_fill_random(d->m[s], seed + 7919u * (unsigned)s);
     }
     exchange(d, 0, NCOMPONENTS, 0); /* the halo planes each slab's neighbours hold */
+    on(d, 0);
 }
 
 double decomp_compiled_ms(const struct decomp *d)
