@@ -165,8 +165,8 @@ struct step_record {
       "cells of CPML on every face, inside the grid (0: the closed box)", NUM(m->c->c.pml))                            \
     X(pml_order, "", "%.0f", NULL, 1, NULL, "the layer's grading order (empty without a layer)",                       \
       NUM(m->c->c.pml ? m->c->c.pml_order : NAN))                                                                     \
-    X(slabs, "", "%.0f", NULL, 1, NULL, "slabs along z the grid is split into, a stepper each (1: undivided)",         \
-      NUM(step_slabs(m->c)))                                                                                           \
+    X(slabs, "", "%.0f", "slabs", 1, "%.0f", "slabs along z the grid is split into, a stepper each (empty: undivided)", \
+      NUM(step_slabs(m->c) > 1 ? step_slabs(m->c) : NAN))                                                             \
     X(transport, "", "%s", NULL, 1, NULL,                                                                              \
       "how the slabs' halo planes travel: copy (every slab on one device), nccl (a GPU each); empty undivided",        \
       TXT(step_transport(m->c)))                                                                                       \

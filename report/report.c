@@ -62,6 +62,7 @@ static const char *const step_numeric[] = {
     "cells_per_s", "mcells_per_s", "compulsory_bytes", "gbs_effective", "pct_bw", "cache_resident", "verified",
 };
 static const char *const scaling_numeric[] = {"cells_per_s", "mcells_per_s", "median_ms", "slabs", "halo_bytes", "verified"};
+/* (slabs: empty for one GPU, as the step table writes an undivided grid) */
 static const struct needs update_needs = {update_required, update_numeric, COUNT(update_required),
                                           COUNT(update_numeric)};
 static const struct needs step_needs = {step_required, step_numeric, COUNT(step_required), COUNT(step_numeric)};
@@ -635,12 +636,15 @@ static void write_peers(FILE *o, const char *hashes, const struct csv *f, int ho
 
 static int is_scaling_file(const struct csv *f) { return has_table(f, SCALING_WEAK) || has_table(f, SCALING_STRONG); }
 
+/* GPUs of a scaling row: its slabs (empty: one, undivided). */
+static double gpus_of(const struct csv *f, int r) { return num(f, r, "slabs") > 1 ? num(f, r, "slabs") : 1; }
+
 /* Row r's one-GPU row: the same table, scheme, storage, precision and variant undivided; -1 if none. */
 static int one_gpu_row(const struct csv *f, int r)
 {
     static const char *const same[] = {"table", "scheme", "coef", "precision", "variant"};
     for (int y = 0; y < f->nrow; y++) {
-        int match = num(f, y, "slabs") == 1;
+        int match = gpus_of(f, y) == 1;
         for (size_t k = 0; k < COUNT(same) && match; k++) match = !strcmp(cell(f, y, same[k]), cell(f, r, same[k]));
         if (match) return y;
     }
@@ -653,7 +657,7 @@ static int one_gpu_row(const struct csv *f, int r)
 static double scaling_efficiency(const struct csv *f, int r)
 {
     const int y = one_gpu_row(f, r);
-    return y < 0 ? NAN : num(f, r, "mcells_per_s") / (num(f, r, "slabs") * num(f, y, "mcells_per_s"));
+    return y < 0 ? NAN : num(f, r, "mcells_per_s") / (gpus_of(f, r) * num(f, y, "mcells_per_s"));
 }
 
 /* The efficiency a scaling table is held to at SCALING_GOAL_GPUS, in percent. */
@@ -694,12 +698,12 @@ static void write_scaling(FILE *o, const char *hashes, const struct csv *f, int 
             md(o, cell(f, r, "coef"));
             fputs(" | ", o);
             md(o, cell(f, r, "variant"));
-            fprintf(o, " | %s | %s×%s×%s |", cell(f, r, "slabs"), cell(f, r, "nx"), cell(f, r, "ny"), cell(f, r, "nz"));
+            fprintf(o, " | %.0f | %s×%s×%s |", gpus_of(f, r), cell(f, r, "nx"), cell(f, r, "ny"), cell(f, r, "nz"));
             put_num(o, "%.4g", num(f, r, "median_ms"));
             put_num(o, "%.1f", num(f, r, "mcells_per_s"));
             put_num(o, "%.1f%%", eff);
             put_num(o, "%.2f", num(f, r, "halo_bytes") / 1e6);
-            if (num(f, r, "slabs") == SCALING_GOAL_GPUS && !isnan(eff))
+            if (gpus_of(f, r) == SCALING_GOAL_GPUS && !isnan(eff))
                 fprintf(o, " %s |\n", eff >= scaling_goal(kinds[k].table) ? "met" : "missed");
             else
                 fputs(" |\n", o);

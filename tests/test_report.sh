@@ -274,8 +274,8 @@ scaling_row() { # README_OR_PAGE KIND SCHEME GPUS: its efficiency and goal cells
         if (c[2] == s && c[5] == g) print c[9] (c[11] == "" ? "" : " " c[11]) }' "$1"
 }
 sc="$tmp/r/$gpu/steps/scaling-2000-01-06.csv"
-ms() { # KIND SCHEME GPUS: ms per step in the CSV
-    awk -f "$sel" -v where="table=$1;scheme=$2;slabs=$3" -v cols=median_ms "$sc"
+ms() { # KIND SCHEME GPUS: ms per step in the CSV (one GPU: slabs empty, undivided)
+    awk -f "$sel" -v where="table=$1;scheme=$2;slabs=$([ "$3" = 1 ] || echo "$3")" -v cols=median_ms "$sc"
 }
 f=
 for want in "Weak yee 8 $(ms weak yee 1) $(ms weak yee 8) 1 met" "Weak fv24 8 $(ms weak fv24 1) $(ms weak fv24 8) 1 missed" \
