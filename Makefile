@@ -61,12 +61,18 @@ CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(foreach s,$(SCHEMES),$(GEN)/cpu
                   $(GEN)/cpu_table.o $(foreach s,$(SCHEMES),$(GEN)/cpu_layer_$(s).o) $(GEN)/cpu_layer_table.o
 LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
 GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h codegen/kernel.h stencils/spec.h engine/halo_rule.h
+# NCCL (the halo exchange of step --gpus) where the toolkit's headers have it; its library is
+# loaded at run time (kernels_gpu/nccl_transport.c), so the binary runs where it is missing.
+NCCL_H    := $(if $(CUDA),$(wildcard $(CUDA)/include/nccl.h))
+NCCL_NOTE := NCCL: $(if $(NCCL_H),$(NCCL_H): step --gpus exchanges halos through it,not found in $(if $(CUDA),$(CUDA)/include,a build without CUDA): step --gpus is not built)
 ifneq ($(CUDA),)
-GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(filter-out kernels_gpu/without_cuda.c,$(wildcard kernels_gpu/*.c))) \
+GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(filter-out kernels_gpu/without_cuda.c kernels_gpu/without_nccl.c \
+                 $(if $(NCCL_H),,kernels_gpu/nccl_transport.c),$(wildcard kernels_gpu/*.c))) \
+             $(if $(NCCL_H),,$(BUILD)/kernels_gpu/without_nccl.o) \
              $(addprefix $(GEN)/,gpu_table.o gpu_templates.o gpu_headers.o gpu_support.o)
 GPU_LIBS  := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lnvrtc -lcudart_static -ldl -lrt -lpthread
 else
-GPU_OBJ   := $(BUILD)/kernels_gpu/without_cuda.o
+GPU_OBJ   := $(BUILD)/kernels_gpu/without_cuda.o $(BUILD)/kernels_gpu/without_nccl.o
 GPU_LIBS  :=
 endif
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(wildcard tests/test_*.c)))
@@ -76,6 +82,7 @@ all: $(BUILD)/fdtdbench
 
 $(BUILD)/fdtdbench: $(BUILD)/cli/main.o $(BUILD)/libfdtd.a
 	$(CC) $(ALLCFLAGS) -o $@ $^ $(GPU_LIBS) $(LDLIBS)
+	$(if $(NCCL_H),,@echo "$(NCCL_NOTE)")
 
 $(BUILD)/libfdtd.a: $(LIB_OBJ) $(GPU_OBJ)
 	@rm -f $@
@@ -90,7 +97,7 @@ $(GEN)/%.o: $(GEN)/%.c
 
 $(BUILD)/kernels_gpu/%.o: kernels_gpu/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) $(if $(filter-out without_cuda,$*),$(CUDAFLAGS)) -c -o $@ $<
+	$(CC) $(ALLCFLAGS) $(if $(filter-out without_cuda without_nccl,$*),$(CUDAFLAGS)) -c -o $@ $<
 
 # The generator runs on the build machine; it shares the parser with the suite.
 # design.c too: a spec whose weights cannot be designed fails the build, naming the file.
@@ -155,8 +162,9 @@ $(BUILD)/tests/%: tests/%.c tests/check.h $(BUILD)/libfdtd.a
 # With the CUDA toolkit the GPU backend is built, GPU or not: the tests compile GPU kernels with
 # NVRTC here too, and the tests that run them skip, saying why, where no GPU is usable. The no-CUDA
 # stand-in (kernels_gpu/without_cuda.c) is compiled too, though not linked.
-test: $(BUILD)/fdtdbench $(TESTS) $(if $(CUDA),$(BUILD)/kernels_gpu/without_cuda.o)
+test: $(BUILD)/fdtdbench $(TESTS) $(if $(CUDA),$(BUILD)/kernels_gpu/without_cuda.o) $(if $(NCCL_H),$(BUILD)/kernels_gpu/without_nccl.o)
 	@echo "CUDA: $(if $(CUDA),toolkit $(CUDA): GPU kernels compiled at run time by NVRTC,not found (no nvcc on the PATH): GPU backend built as a stub)"
+	@echo "$(NCCL_NOTE)"
 	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
 
 # ---- main jobs ---------------------------------------------------------------------

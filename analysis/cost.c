@@ -135,11 +135,12 @@ int cost_resolution(const struct scheme *s, enum cost_weights weights, const str
 /* ---- the throughput reader ------------------------------------------------------------- */
 
 enum { C_CODE, C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS,
-       C_VARIANT = NCOLS, C_BLOCK, C_NODES, C_ROWS, C_STAGES, C_THREADS, C_PML, C_TSTEPS, NALL }; /* from NCOLS on: optional */
+       C_VARIANT = NCOLS, C_BLOCK, C_NODES, C_ROWS, C_STAGES, C_THREADS, C_PML, C_TSTEPS, C_SLABS, NALL }; /* from NCOLS on: optional */
 static const char *const col_names[NALL] = {
     STEP_COL_CODE, STEP_COL_TABLE, STEP_COL_SCHEME, STEP_COL_DEVICE, STEP_COL_PRECISION, STEP_COL_COEF,
     STEP_COL_NX,   STEP_COL_NY,    STEP_COL_NZ,     STEP_COL_CELLS_PER_S, STEP_COL_DATE, STEP_COL_VARIANT,
-    STEP_COL_BLOCK, STEP_COL_NODES, STEP_COL_ROWS, STEP_COL_STAGES, STEP_COL_THREADS, STEP_COL_PML, STEP_COL_TSTEPS};
+    STEP_COL_BLOCK, STEP_COL_NODES, STEP_COL_ROWS, STEP_COL_STAGES, STEP_COL_THREADS, STEP_COL_PML, STEP_COL_TSTEPS,
+    STEP_COL_SLABS};
 
 /* Splits a CSV line in place at commas (the suite writes no quoted fields); returns the count. */
 static int split_csv(char *line, char **f, int max)
@@ -190,7 +191,8 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                 strcmp(fields[at[C_DEVICE]], device_names[device]) ||
                 strcmp(fields[at[C_PRECISION]], precision_names[precision]) ||
                 strcmp(fields[at[C_COEF]], coef_names[coef]) || (at[C_PML] >= 0 ? atoi(fields[at[C_PML]]) : 0) != pml ||
-                (at[C_VARIANT] >= 0 && step_temporal(device, fields[at[C_VARIANT]])) != temporal)
+                (at[C_VARIANT] >= 0 && step_temporal(device, fields[at[C_VARIANT]])) != temporal ||
+                (at[C_SLABS] >= 0 && atoi(fields[at[C_SLABS]]) > 1))
                 continue;
             double g = atof(fields[at[C_NX]]) * atof(fields[at[C_NY]]) * atof(fields[at[C_NZ]]);
             double rate = atof(fields[at[C_RATE]]), score = fabs(log(g / cells));

@@ -39,6 +39,7 @@
 #define STEP_COL_THREADS "threads"
 #define STEP_COL_PML "pml"       /* older files lack it: no layer */
 #define STEP_COL_TSTEPS "tsteps" /* older files lack it: one step a pass */
+#define STEP_COL_SLABS "slabs"   /* older files lack it: undivided */
 
 struct cost_problem {
     double size[3];    /* domain, in wavelengths */
@@ -90,7 +91,8 @@ struct throughput {
     int threads;        /* CPU threads (0: all) */
 };
 
-/* The committed full-step row (table STEP_TABLE, code STEP_CODE) in the .csv files of
+/* The committed full-step row (table STEP_TABLE, code STEP_CODE, an undivided grid: a split one
+ * may span several devices) in the .csv files of
  * results_dir/machine/STEP_FOLDER for this scheme, device, precision, storage and layer (pml
  * cells on every face, 0 for none), of a temporally blocked variant (temporal 1: step_temporal) or
  * of one that advances a step a pass (0), whose grid is nearest the problem's cells (by ratio), the

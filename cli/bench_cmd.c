@@ -27,9 +27,12 @@ static const char *const help =
     "sweep. Where 300^3 fits within a few times the last-level cache (GPU: L2), the headline tables\n"
     "add the smallest cube beyond 8x that cache.\n"
     "Prints Markdown tables and saves them with the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n"
-    "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}.\n"
+    "Then every scheme's full time step (fdtdbench step, each storage) in step-<date>.{csv,md}, and\n"
+    "where there are several GPUs, the step split over 1, 2, 4, 8 ... of them (halo planes through\n"
+    "NCCL), weak and strong scaling, in steps/scaling-<date>.{csv,md}.\n"
     "--quick: fewer sizes, 3 samples. --tables: only the tables named (the CSV's table column; a name\n"
-    "stands for every table it begins: table5 for both thread counts), and no full step.\n";
+    "stands for every table it begins: table5 for both thread counts), and no full step; weak and\n"
+    "strong are the scaling tables (alone: nothing else is measured).\n";
 
 struct bench {
     struct session s;
@@ -48,6 +51,19 @@ static int wanted(const struct bench *b, const char *table)
         if (len && !strncmp(t, table, len)) return 1;
     }
     return 0;
+}
+
+/* 1 if --tables names the scaling tables only (weak, strong, in full): no single-component table. */
+static int scaling_only(const struct bench *b)
+{
+    if (!b->tables) return 0;
+    for (const char *t = b->tables; *t; t += strcspn(t, ",") + (t[strcspn(t, ",")] == ',')) {
+        const size_t len = strcspn(t, ",");
+        if (!(len == strlen(SCALING_WEAK) && !strncmp(t, SCALING_WEAK, len)) &&
+            !(len == strlen(SCALING_STRONG) && !strncmp(t, SCALING_STRONG, len)))
+            return 0;
+    }
+    return 1;
 }
 
 /* Measures and records one row; its MCells/s, or -1 if it failed. */
@@ -257,11 +273,18 @@ static int run_device(enum device d, const char *dir, int reps, int quick, char 
     b->reps = reps, b->quick = quick, b->tables = tables;
     session_open(&b->s, d);
     fprintf(stderr, "bench on the %s: %s\n", device_names[d], b->s.desc.name);
-    if (results_open(&b->rf, dir, b->s.slug, "bench")) return 2;
-    if (d == DEV_CPU) bench_cpu(b);
-    else bench_gpu(b);
-    int rc = results_close(&b->rf) || report_bench(b->rf.path) ? 1 : 0;
-    if (!tables) rc |= step_bench(&b->s, dir, reps, quick); /* whole steps beside the single-component tables */
+    int rc = 0;
+    if (!scaling_only(b)) {
+        if (results_open(&b->rf, dir, b->s.slug, "bench")) return 2;
+        if (d == DEV_CPU) bench_cpu(b);
+        else bench_gpu(b);
+        rc = results_close(&b->rf) || report_bench(b->rf.path) ? 1 : 0;
+    }
+    const char *fastest[MAX_SCHEMES][NCOEF_STORAGES] = {{NULL}};
+    if (!tables) rc |= step_bench(&b->s, dir, reps, quick, fastest); /* whole steps beside the single-component tables */
+    if (d == DEV_GPU && (wanted(b, SCALING_WEAK) || wanted(b, SCALING_STRONG))) /* several GPUs, where there are */
+        rc |= scaling_bench(&b->s, dir, reps, quick, tables ? NULL : fastest, wanted(b, SCALING_WEAK),
+                            wanted(b, SCALING_STRONG));
     if (b->failures) fprintf(stderr, "bench: %d rows FAILED (see above)\n", b->failures), rc = 1;
     if (!tables) cost_bench(&b->s, dir); /* what accuracy costs here, from the full-step results */
     free(b);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "rtc.h"
+#include "transport.h"
 
 static const struct {
     const char *name;
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     argc = take_no_cache(argc, argv);
+    transport_environment(); /* before any library reads it, and for every process started from here */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             pin_threads(argv);

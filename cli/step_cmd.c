@@ -24,7 +24,11 @@ static const char *const usage =
     "eq. 5) and writes one CSV row to RESULTS/<machine>/steps/step-<date>.csv.\n"
     "With --pml N, a CPML (Roden and Gedney) of N cells on every face, inside the grid and backed by\n"
     "PEC walls: its reflection is measured first (pml_reflection_db), and its passes are timed alone\n"
-    "after each sample's steps (layer_ms, layer_share, layer_pct_bw).\n";
+    "after each sample's steps (layer_ms, layer_share, layer_pct_bw).\n"
+    "With --slabs N or --gpus N, the grid split into N slabs along z (the larger first), a stepper each,\n"
+    "their halo planes exchanged every half-step (as deep as each field's stencils reach along z):\n"
+    "copied on the one device, or one GPU a slab through NCCL. Verified first against the undivided\n"
+    "step on a small grid split alike; halo_bytes says what the exchange moves per step.\n";
 
 static void print_text(const struct session *s, const struct step_run *c, const struct step_result *r)
 {
@@ -36,6 +40,9 @@ static void print_text(const struct session *s, const struct step_run *c, const 
            sc->block[2]);
     if (step_tsteps(sc) > 1) printf(", %d steps a pass,", step_tsteps(sc));
     if (sc->pml) printf(" pml %d (order %d)", sc->pml, sc->pml_order);
+    if (step_slabs(c) > 1)
+        printf(" in %d slabs (%s%s)", step_slabs(c), c->per_gpu ? "a GPU each, nccl" : "copied",
+               c->overlap ? ", overlapped" : "");
     if (sc->b->device == DEV_CPU) printf(" threads %d", r->threads);
     printf(": verified\n");
     const struct step_record m = {"step", c, r, &s->desc};
@@ -44,10 +51,11 @@ static void print_text(const struct session *s, const struct step_run *c, const 
 
 int cmd_step(int argc, char **argv)
 {
-    struct step_run c = {.variant = "components", .steps = 10, .reps = 5,
-                         .c = {.boundary = -1, .pml_order = PML_ORDER_DEFAULT}}; /* boundary -1: not given */
+    struct step_run c = {.variant = "components", .steps = 10, .reps = 5, .overlap = -1,
+                         .c = {.boundary = -1, .pml_order = PML_ORDER_DEFAULT}}; /* -1: not given */
+    static const char *const yes_no[] = {"no", "yes"};
     const char *grid = NULL, *block = NULL, *dir = "results", *scheme = NULL;
-    int device = DEV_CPU, csv = 0, threads_max = omp_get_num_procs();
+    int device = -1, csv = 0, gpus = 0, threads_max = omp_get_num_procs();
     const struct cli_option opts[] = {
         CLI_OPT_DEVICE(&device),
         {"scheme", CLI_TEXT, "NAME", "a built-in scheme (the reference scheme)", &scheme, 0, 0, NULL, 0},
@@ -80,11 +88,22 @@ int cmd_step(int argc, char **argv)
          &c.c.pml, 0, CLI_GRID_MAX, NULL, 0},
         {"pml-order", CLI_INT, "M", "the layer's polynomial grading order (3)", &c.c.pml_order, PML_ORDER_MIN,
          PML_ORDER_MAX, NULL, 0},
+        {"slabs", CLI_INT, "N", "the grid in N slabs along z on the device, halo planes copied between them (1)",
+         &c.slabs, 1, DECOMP_MAX_SLABS, NULL, 0},
+        {"gpus", CLI_INT, "N", "the grid in N slabs along z, one GPU each, halo planes through NCCL (a GPU step)", &gpus,
+         1, DECOMP_MAX_SLABS, NULL, 0},
+        {"overlap", CLI_CHOICE, "yes|no",
+         "in slabs: boundary planes first, exchanged while the others update (yes on a GPU without --pml)",
+         &c.overlap, 0, 0, yes_no, 2},
         CLI_OPT_REPS(&c.reps),
         CLI_OPT_CSV(&csv),
         CLI_OPT_RESULTS(&dir),
     };
     cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
+    if (gpus && c.slabs) cli_error("--slabs and --gpus: one or the other (--gpus N: N slabs, a GPU each)");
+    if (gpus && device == DEV_CPU) cli_error("--gpus: a GPU step, not --device cpu (--slabs N splits a CPU's grid)");
+    if (device < 0) device = gpus ? DEV_GPU : DEV_CPU;
+    if (gpus) c.slabs = gpus, c.per_gpu = 1;
     c.c.s = scheme ? cli_scheme(scheme) : scheme_reference() ? scheme_reference() : scheme_at(0);
     if (grid) cli_triple("--grid", grid, STEP_MIN_GRID, 100000, c.c.grid);
     else c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = device == DEV_CPU ? 300 : 512;
@@ -94,6 +113,11 @@ int cmd_step(int argc, char **argv)
     if (c.c.pml && c.c.boundary == BOUNDARY_PERIODIC)
         cli_error("--pml: the layer ends on PEC walls, not with --boundary periodic");
     if (c.c.boundary < 0) c.c.boundary = c.c.pml ? BOUNDARY_PEC : BOUNDARY_PERIODIC;
+    if (c.overlap < 0) c.overlap = device == DEV_GPU && !c.c.pml;
+    /* slabs, GPUs and NCCL checked before anything is allocated (no context yet either) */
+    c.c.b = device == DEV_CPU ? cpu_backend() : gpu_backend();
+    const struct decomp_config split = step_decomp(&c);
+    if (decomp_check(&split, 0, why, sizeof why)) cli_error("%s", why);
     if (block && device == DEV_CPU) {
         int j, k, used = 0;
         if (sscanf(block, "%dx%d%n", &j, &k, &used) != 2 || block[used] || j < 0 || k < 1)
@@ -111,6 +135,9 @@ int cmd_step(int argc, char **argv)
         cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, fused25d on a GPU, wave on the CPU, or a "
                   "kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
+    if (step_slabs(&c) > 1 && step_temporal(device, c.variant))
+        cli_error("--variant %s: a temporally blocked step is not split into slabs (its time levels cross the slab "
+                  "faces); one that steps once a pass, such as fused, is", c.variant);
     step_default_launch(&s, &c); /* with --block given: only rows, where not given */
     double w[MAX_GROUPS];
     if (step_vacuum(&c.c, w, why, sizeof why)) cli_error("%s", why);

@@ -34,6 +34,10 @@ struct kernel_args {
     int boundary;      /* the step engine's enum boundary (halo_rule.h), for kernels that write their own halo */
     int box[2][2];     /* kernels with trait planes (the CPU's wave step): the rows box[0][0] .. box[0][1]-1
                         * of the planes box[1][0] .. box[1][1]-1 only */
+    /* A slab of a grid split along z (engine/decomp.h), for kernels that write their own halo: */
+    int open_z;        /* its faces along z that a neighbouring slab fills (OPEN_LOW, OPEN_HIGH): no image or wall */
+    int z0, zn;        /* this launch updates planes z0 .. z0 + nz of the slab's zn (every array given from plane
+                        * z0 on); zn 0: the whole slab, z0 0 */
 };
 
 static inline long grid_index(const struct kernel_args *a, int i, int j, int k)

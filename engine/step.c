@@ -132,7 +132,6 @@ struct stepper {
 
 const char *const boundary_names[NBOUNDARIES] = {"periodic", "pec"};
 
-static size_t real_size(int precision) { return precision == F32 ? sizeof(float) : sizeof(double); }
 static int coef_count(const struct scheme *s) { return s->levels + s->ngroups; }
 
 double step_bytes_per_cell(const struct scheme *s, int precision, int coef)
@@ -183,6 +182,7 @@ static void halo_args_of(const struct stepper *m, int comp, struct halo_args *h)
     h->sy = m->sy, h->sz = m->sz;
     h->precision = m->c.precision, h->boundary = m->c.boundary;
     for (int ax = 0; ax < 3; ax++) h->half[ax] = component_half(comp, ax);
+    h->open[2] = m->c.open_z;
 }
 
 /* ---- host <-> device --------------------------------------------------------------- */
@@ -335,6 +335,8 @@ static int open_layer(struct stepper *m)
     for (int axis = 0; axis < 3; axis++)
         for (int half = 0; half < 2; half++) {
             pml_profile(c->pml, c->pml_order, c->courant, c->grid[axis], half, v, v + N2, v + 2 * N2);
+            for (int x = 0; axis == 2 && x < N2; x++) /* an open face is no wall: 0s make its passes no-ops */
+                if (c->open_z & (x < c->pml ? OPEN_LOW : OPEN_HIGH)) v[x] = v[N2 + x] = v[2 * N2 + x] = 0;
             for (int i = 0; i < 3; i++) {
                 if (!(m->profile[axis][half][i] = c->b->alloc((size_t)N2 * size))) {
                     free(v);
@@ -466,7 +468,24 @@ static void component_args(const struct stepper *m, int comp, struct kernel_args
     memcpy(a->block, c->block, sizeof a->block);
     a->nodes = c->nodes > 0 ? c->nodes : 1;
     a->rows = c->rows, a->stages = c->stages; /* 0: the kernel's default */
-    a->boundary = c->boundary;
+    a->boundary = c->boundary, a->open_z = c->open_z;
+}
+
+/* Narrows a's launch to planes k0 .. k1 of the grid: every per-cell array from plane k0 on (the
+ * indexed storage's tables stay whole). */
+static void planes_args(const struct stepper *m, struct kernel_args *a, int k0, int k1)
+{
+    if (k0 == 0 && k1 == a->nz) return;
+    const long cells = (long)k0 * m->sz, bytes = cells * (long)real_size(m->c.precision);
+#define FROM_K0(p) ((p) ? (void *)((char *)(p) + bytes) : NULL)
+    a->out = FROM_K0(a->out);
+    for (int l = 0; l < MAX_LEVELS; l++) a->level[l] = FROM_K0(a->level[l]);
+    a->plus = FROM_K0(a->plus), a->minus = FROM_K0(a->minus);
+    for (int l = 0; m->c.coef == COEF_ARRAY && l < MAX_LEVELS; l++) a->da[l] = FROM_K0(a->da[l]);
+    for (int g = 0; m->c.coef == COEF_ARRAY && g < MAX_GROUPS; g++) a->db[g] = FROM_K0(a->db[g]);
+#undef FROM_K0
+    if (a->index) a->index += cells;
+    a->zn = a->nz, a->z0 = k0, a->nz = k1 - k0;
 }
 
 /* The layer pass of the half-step from first along axis (codegen/layer.h), on each corrected
@@ -506,24 +525,22 @@ static void rotate(struct stepper *m, int first)
     }
 }
 
-/* The three components from `first` (HX or EX), each into its oldest level (in place for
- * leapfrog), which then becomes the newest, corrected in the layer if there is one; its halo is
- * refreshed for the other half-step. */
-static int half_step(struct stepper *m, int first, char *why, size_t n)
+void step_half_planes(struct stepper *m, int first, int k0, int k1)
 {
-    const struct step_config *c = &m->c;
-    const int L = c->s->levels;
     struct kernel_args args[3];
     for (int comp = first; comp < first + 3; comp++) {
         component_args(m, comp, &args[comp - first]);
+        planes_args(m, &args[comp - first], k0, k1);
         if (!m->fused) m->k[comp]->fn(&args[comp - first]); /* a launch on the GPU: checked at the step's end */
     }
     if (m->fused) m->k[first]->fn(args); /* all three at once */
-    int written = 3; /* the halo axes, from x, that every kernel of this half-step wrote itself */
-    for (int axis = 0; c->pml && axis < 3; axis++) {
-        layer_pass(m, first, axis, L - 1);
-        if (m->layer[first == EX][axis]->halo_axes < written) written = m->layer[first == EX][axis]->halo_axes;
-    }
+}
+
+/* The updated levels become the newest; their halo is refreshed for the other half-step on the
+ * axes from x that not every kernel of the half-step (`written` by the layer's) wrote itself. */
+static int end_half(struct stepper *m, int first, int written, char *why, size_t n)
+{
+    const struct step_config *c = &m->c;
     rotate(m, first);
     for (int comp = first; comp < first + 3; comp++) {
         void *newest = m->f[comp][0];
@@ -534,6 +551,25 @@ static int half_step(struct stepper *m, int first, char *why, size_t n)
     }
     return 0;
 }
+
+int step_half_end(struct stepper *m, int first, char *why, size_t n) { return end_half(m, first, 3, why, n); }
+
+/* The three components from `first` (HX or EX), each into its oldest level (in place for
+ * leapfrog), which then becomes the newest, corrected in the layer if there is one; its halo is
+ * refreshed for the other half-step. */
+int step_half(struct stepper *m, int first, char *why, size_t n)
+{
+    const struct step_config *c = &m->c;
+    step_half_planes(m, first, 0, c->grid[2]);
+    int written = 3; /* the halo axes, from x, that every kernel of this half-step wrote itself */
+    for (int axis = 0; c->pml && axis < 3; axis++) {
+        layer_pass(m, first, axis, c->s->levels - 1);
+        if (m->layer[first == EX][axis]->halo_axes < written) written = m->layer[first == EX][axis]->halo_axes;
+    }
+    return end_half(m, first, written, why, n);
+}
+
+void *step_field(const struct stepper *m, int comp, int level) { return m->f[comp][level]; }
 
 void step_prepare(const struct step_config *c)
 {
@@ -595,7 +631,7 @@ int step_run(struct stepper *m, int steps, char *why, size_t n)
 {
     if (m->wave && wave_steps(m, steps, why, n)) return -1;
     for (int t = 0; t < steps && !m->wave; t++)
-        if (half_step(m, HX, why, n) || half_step(m, EX, why, n)) return -1;
+        if (step_half(m, HX, why, n) || step_half(m, EX, why, n)) return -1;
     return m->c.b->sync(why, n);
 }
 

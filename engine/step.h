@@ -28,9 +28,14 @@ struct step_config {
     int boundary;         /* enum boundary */
     int pml;              /* CPML (pml.h): cells of layer on every face, 0 for none (then boundary pec) */
     int pml_order;        /* its grading order, PML_ORDER_MIN to PML_ORDER_MAX */
+    int open_z;           /* a slab of a grid split along z (decomp.h): its faces along z whose halo a
+                           * neighbouring slab fills (OPEN_LOW, OPEN_HIGH): no refresh, wall or layer there */
 };
 
 extern const char *const boundary_names[NBOUNDARIES]; /* "periodic", "pec" */
+
+/* Bytes of one value in the working precision. */
+static inline size_t real_size(int precision) { return precision == F32 ? sizeof(float) : sizeof(double); }
 
 /* Each side must hold the halo's mirror image (halo_rule.h) and the widest stencil. */
 enum { STEP_MIN_GRID = 2 * HALO };
@@ -98,6 +103,16 @@ int step_run(struct stepper *m, int steps, char *why, size_t n);
  * newest levels again, and waits: what timing the layer alone needs (the fields' values then
  * mean nothing). 0, or -1 with the reason. */
 int step_layer_run(struct stepper *m, int steps, char *why, size_t n);
+
+/* A slab of a grid split along z (decomp.h): its arrays, and its half-steps in parts. */
+void *step_field(const struct stepper *m, int comp, int level); /* level l (0 the newest) on the device */
+/* One half-step from first (HX or EX), the layer and the halo refresh included: step_run's half. */
+int step_half(struct stepper *m, int first, char *why, size_t n);
+/* The update alone of planes k0 .. k1 of the half-step from first into each component's oldest
+ * level (launches only), without a layer; step_half_end then makes those levels the newest and
+ * refreshes their halo, once every plane is updated. */
+void step_half_planes(struct stepper *m, int first, int k0, int k1);
+int step_half_end(struct stepper *m, int first, char *why, size_t n);
 
 /* The newest level of component comp at interior cell (i,j,k), read, or with v added (a source).
  * The halo is left alone: for cells more than HALO from every wall. */

@@ -33,13 +33,14 @@ struct device_desc {
 };
 
 /* One field's halo refresh (engine/halo_rule.h): its interior size, strides, precision,
- * boundary, per axis whether the component sits on the half nodes, and the first axis to
- * refresh (where the kernel that wrote the field refreshed the axes before it: halo_axes). */
+ * boundary, per axis whether the component sits on the half nodes and its open faces (OPEN_LOW,
+ * OPEN_HIGH: a neighbouring slab fills them, not the refresh), and the first axis to refresh
+ * (where the kernel that wrote the field refreshed the axes before it: halo_axes). */
 struct halo_args {
     int n[3];
     long sy, sz;
     int precision, boundary;
-    int half[3];
+    int half[3], open[3];
     int first_axis;
 };
 
@@ -53,6 +54,8 @@ struct backend {
     void (*release)(void *p);
     void (*upload)(void *dst, const void *src, size_t bytes);
     void (*download)(void *dst, const void *src, size_t bytes);
+    /* Device memory to device memory (between a decomposed grid's slabs), in order with the launches. */
+    void (*copy)(void *dst, const void *src, size_t bytes);
     /* Fill n reals (precision p) with reproducible pseudo-random values in [lo, hi), in
      * parallel on the device, so that CPU pages are first touched by the computing threads. */
     void (*fill_random)(void *p, size_t n, int precision, unsigned seed, double lo, double hi);
@@ -85,6 +88,11 @@ struct backend {
      * came from the disk cache (kernel_origin in results.h words it for the CSV). */
     int (*prepare)(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n);
     double (*compiled_ms)(const struct kernel_entry *k, const struct kernel_args *a);
+    /* Several devices of the kind in one process (the GPU; NULL on the CPU): how many there are,
+     * and which one the calls after use_device go to (a decomposed grid's slab each). use_device:
+     * 0, or -1 with the reason. */
+    int (*devices)(void);
+    int (*use_device)(int index, char *why, size_t n);
 };
 
 const struct backend *cpu_backend(void);

@@ -167,6 +167,14 @@ struct step_record {
       "cells of CPML on every face, inside the grid (0: the closed box)", NUM(m->c->c.pml))                            \
     X(pml_order, "", "%.0f", NULL, 1, NULL, "the layer's grading order (empty without a layer)",                       \
       NUM(m->c->c.pml ? m->c->c.pml_order : NAN))                                                                     \
+    X(slabs, "", "%.0f", "slabs", 1, "%.0f", "slabs along z the grid is split into, a stepper each (empty: undivided)", \
+      NUM(step_slabs(m->c) > 1 ? step_slabs(m->c) : NAN))                                                             \
+    X(transport, "", "%s", NULL, 1, NULL,                                                                              \
+      "how the slabs' halo planes travel: copy (every slab on one device), nccl (a GPU each); empty undivided",        \
+      TXT(step_transport(m->c)))                                                                                       \
+    X(overlap, "", "%.0f", NULL, 1, NULL,                                                                              \
+      "1: each half-step's boundary planes first, exchanged while the other planes update; 0: whole half-steps, then " \
+      "the exchange (empty undivided)", NUM(step_slabs(m->c) > 1 ? m->c->overlap : NAN))                              \
     X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->c.grid[0]))                                   \
     X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->c.grid[1]))                                   \
     X(nz, "", "%.0f", NULL, 1, NULL, "interior cells along z", NUM(m->c->c.grid[2]))                                   \
@@ -199,6 +207,10 @@ struct step_record {
     X(memory_bytes, "B", "%g", "bytes/cell held", 1, "%.0f",                                                           \
       "memory held per cell: every field (all time levels) and coefficient array, and the layer's auxiliary fields",   \
       NUM(step_memory_bytes(&m->c->c)))                                                                                \
+    X(halo_bytes, "B", "%g", "halo bytes/step", 1, "%.0f",                                                            \
+      "bytes the slabs exchange per step: each field's halo planes, as deep as the spec's stencils reach along z, "   \
+      "both ways across every face between two slabs, both half-steps (0 undivided)",                                 \
+      NUM(decomp_halo_bytes(&(const struct decomp_config){.c = m->c->c, .slabs = step_slabs(m->c)})))                 \
     X(gbs_effective, "GB/s", "%.6g", "GB/s effective", 1, "%.1f", "cells_per_s x compulsory bytes",                    \
       NUM(step_num(STEP_cells_per_s, m) * step_num(STEP_compulsory_bytes, m) / 1e9))                                   \
     X(bw_copy_gbs, "GB/s", "%.6g", NULL, 1, NULL, "this run's first bandwidth probe (median of its samples)",          \
@@ -207,7 +219,7 @@ struct step_record {
       NUM(m->r->bw.second_gbs))                                                                                        \
     X(pct_bw, "%", "%.4g", "% of measured BW", 1, "%.1f",                                                              \
       "effective GB/s as a percentage of the better probe: median over the samples, each against the probe "           \
-      "sample just before it", NUM(m->r->pct_bw))                                                                      \
+      "sample just before it (a GPU a slab: per GPU, against the first GPU's probe)", NUM(m->r->pct_bw))              \
     X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f", "max - min of those per-sample ratios",           \
       NUM(m->r->pct_bw_spread))                                                                                        \
     X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \

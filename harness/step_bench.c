@@ -10,8 +10,9 @@
 #include "report.h"
 #include "step_bench.h"
 
-int step_bench(struct session *s, const char *dir, int reps, int quick)
+int step_bench(struct session *s, const char *dir, int reps, int quick, const char *fastest[][NCOEF_STORAGES])
 {
+    double best[MAX_SCHEMES][NCOEF_STORAGES] = {{0}};
     const int grid = s->device == DEV_CPU ? (quick ? 128 : 300) : (quick ? 256 : 512);
     const char *variants[8] = {"components"}; /* then the device's fused variants */
     const int nv = 1 + step_fused_variants(s->device, variants + 1, 7);
@@ -66,6 +67,8 @@ int step_bench(struct session *s, const char *dir, int reps, int quick)
                 const struct step_record m = {"step", &c, &r, &s->desc};
                 fprintf(stderr, "%.4g MCells/s, %.0f%% of bw (spread %.0f)\n", step_num(STEP_mcells_per_s, &m),
                         r.pct_bw, r.pct_bw_spread);
+                if (fastest && !pml && step_num(STEP_mcells_per_s, &m) > best[i][coef])
+                    best[i][coef] = step_num(STEP_mcells_per_s, &m), fastest[i][coef] = variants[v];
                 step_row(rf.f, "step", &c, &r, &s->desc);
                 results_check(&rf);
                 n++;

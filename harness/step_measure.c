@@ -27,6 +27,16 @@ const char *step_kernel_variant(enum device d, const char *name)
 
 static double padded(const int g[3]) { return (double)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
 
+int step_slabs(const struct step_run *c) { return c->slabs > 1 ? c->slabs : 1; }
+
+struct decomp_config step_decomp(const struct step_run *c)
+{
+    struct decomp_config d = {.c = c->c, .slabs = step_slabs(c), .per_gpu = c->per_gpu, .overlap = c->overlap};
+    return d;
+}
+
+const char *step_transport(const struct step_run *c) { return step_slabs(c) < 2 ? "" : c->per_gpu ? "nccl" : "copy"; }
+
 int step_vacuum(struct step_config *c, double w[MAX_GROUPS], char *why, size_t n)
 {
     if (scheme_weights(c->s, DEFAULT_DESIGN_PPW, DEFAULT_DESIGN_COURANT, w, why, n)) return -1;
@@ -38,6 +48,10 @@ int step_vacuum(struct step_config *c, double w[MAX_GROUPS], char *why, size_t n
 int step_fits(const struct step_run *c, const struct device_desc *d, char *why, size_t n)
 {
     const struct step_config *sc = &c->c;
+    if (step_slabs(c) > 1) {
+        const struct decomp_config dc = step_decomp(c);
+        return decomp_check(&dc, d->memory_bytes, why, n);
+    }
     /* the arrays, plus one host staging array on the CPU (the same memory) */
     double per_cell = step_memory_bytes(sc) +
                       (sc->b->device == DEV_CPU ? (sc->precision == F32 ? 4 : 8) : 0);
@@ -67,21 +81,29 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     }
     double worst;
     if (step_verify(&small, steps, &worst, why, n)) return -1;
+    const struct decomp_config whole = step_decomp(c);
+    if (whole.slabs > 1) { /* and split as timed, against the undivided step: slabs of 5 planes or 3 layers */
+        struct decomp_config split = whole;
+        split.c = small;
+        split.c.grid[2] = whole.slabs * (small.pml > 1 ? 3 * small.pml : 5) + 2;
+        if (decomp_compare(&split, VERIFY_STEPS, &worst, why, n)) return -1;
+    }
     r->verified = 1;
     r->layer_ms = r->layer_pct_bw = r->layer_pct_bw_spread = r->reflection_db = NAN;
     int reflection_steps;
     if (c->c.pml && sim_pml_reflection(&c->c, &r->reflection_db, &reflection_steps, why, n)) return -1;
 
-    struct stepper *m = step_open(&c->c, why, n);
+    struct decomp *m = decomp_open(&whole, why, n); /* one slab: the undivided stepper */
     if (!m) return -1;
-    r->kernel_ms = step_compiled_ms(m);
-    step_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
+    r->kernel_ms = decomp_compiled_ms(m);
+    decomp_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
     /* Each sample is one probe pass then `steps` steps (probe, steps, probe, steps, ...), so each
      * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache has
      * no memory figure to compare with: no probe (on a machine with a large cache the probe's
      * arrays are gigabytes, and a small step would wait on it), pct_bw left empty. */
+    const int devices = c->per_gpu ? whole.slabs : 1; /* rates per device, against one device's probe */
     r->cache_resident = d->cache_bytes && step_memory_bytes(&c->c) *
-                                                  padded(c->c.grid) < 3.0 * d->cache_bytes;
+                                                  padded(c->c.grid) / devices < 3.0 * d->cache_bytes;
     double *ms = malloc(sizeof(double) * 4 * (size_t)c->reps), *gbs = ms + c->reps, *layer = gbs + c->reps,
            *layer_gbs = layer + c->reps;
     struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */
@@ -93,11 +115,11 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         struct bandwidth warm_up;
         if (!r->cache_resident) b->probe_bandwidth(s < 0 ? &warm_up : &probes[s], 1);
         double t0 = 1e3 * omp_get_wtime();
-        rc = step_run(m, c->steps, why, n);
+        rc = decomp_run(m, c->steps, why, n);
         if (s >= 0) ms[s] = (1e3 * omp_get_wtime() - t0) / c->steps;
         if (rc || !c->c.pml) continue;
         t0 = 1e3 * omp_get_wtime(); /* then the layer's passes alone, as many */
-        rc = step_layer_run(m, c->steps, why, n);
+        rc = decomp_layer_run(m, c->steps, why, n);
         if (s >= 0) layer[s] = (1e3 * omp_get_wtime() - t0) / c->steps;
     }
     if (!rc && r->cache_resident) {
@@ -107,10 +129,10 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
             struct step_result sample = *r;
             sample.median_ms = ms[s];
             const struct step_record rec = {"sample", c, &sample, d};
-            gbs[s] = step_num(STEP_gbs_effective, &rec);
+            gbs[s] = step_num(STEP_gbs_effective, &rec) / devices;
         }
         probe_pairs(gbs, probes, c->reps, &r->bw, &r->pct_bw, &r->pct_bw_spread);
-        for (int s = 0; s < c->reps && c->c.pml; s++) layer_gbs[s] = step_layer_bytes(&c->c) / (layer[s] * 1e6);
+        for (int s = 0; s < c->reps && c->c.pml; s++) layer_gbs[s] = step_layer_bytes(&c->c) / (layer[s] * 1e6) / devices;
         struct bandwidth same;
         if (c->c.pml) probe_pairs(layer_gbs, probes, c->reps, &same, &r->layer_pct_bw, &r->layer_pct_bw_spread);
     }
@@ -121,7 +143,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     }
     free(probes);
     free(ms);
-    step_close(m);
+    decomp_close(m);
     return rc;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "decomp.h"
 #include "results.h"
 #include "step.h"
 
@@ -13,7 +14,15 @@ struct step_run {
     const char *variant;  /* as named on the command line: components, or a kernel variant */
     int steps, reps;      /* each timed sample is `steps` steps; the median sample is reported */
     int threads;          /* CPU threads asked for (0 = all) */
+    int slabs;            /* the grid split along z (decomp.h); 0 or 1: undivided */
+    int per_gpu, overlap; /* decomp_config's: a GPU per slab (NCCL); the overlap schedule */
 };
+
+/* c as decomp.h takes it (one slab when undivided), and what the CSV says of it: slabs, the
+ * transport ("" undivided), halo bytes per step. */
+struct decomp_config step_decomp(const struct step_run *c);
+int step_slabs(const struct step_run *c);
+const char *step_transport(const struct step_run *c);
 
 struct step_result {
     double min_ms, median_ms, max_ms; /* per step */
@@ -48,6 +57,16 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
  * (whose columns the report and the plots expect of every *.csv beside them). */
 #define STEP_FOLDER "steps"
 void step_results_folder(const char *machine, char *out, size_t n); /* "<machine>/steps" */
+
+/* make bench's scaling table where there are several GPUs (scaling_bench): STEP_FOLDER/
+ * SCALING_STEM-<date>.csv, each row's table weak (SCALING_WEAK_GRID^3 cells per GPU) or strong
+ * (one grid whatever the count), and the goals its efficiencies are held to at SCALING_GOAL_GPUS. */
+#define SCALING_STEM "scaling"
+#define SCALING_WEAK "weak"
+#define SCALING_STRONG "strong"
+enum { SCALING_WEAK_GRID = 512, SCALING_GOAL_GPUS = 8 };
+#define SCALING_WEAK_GOAL 95.0
+#define SCALING_STRONG_GOAL 85.0
 
 /* The header and one row of the step table's columns (metrics.h, STEP_METRIC_COLUMNS). */
 void step_csv_header(FILE *f);

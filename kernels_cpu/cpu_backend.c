@@ -304,6 +304,7 @@ static const struct backend cpu = {
     .release = cpu_release,
     .upload = cpu_copy,
     .download = cpu_copy,
+    .copy = cpu_copy,
     .fill_random = cpu_fill_random,
     .set_threads = cpu_set_threads,
     .threads = cpu_threads,

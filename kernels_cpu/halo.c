@@ -14,14 +14,14 @@ enum { PARALLEL_CELLS = 1 << 18, CHUNK = 4096 };
         const long st[4] = {1, h->sy, h->sz, h->sz * (h->n[2] + 2 * HALO)};                      \
         _Pragma("omp parallel if (st[3] >= PARALLEL_CELLS)")                                     \
         for (int ax = h->first_axis; ax < 3; ax++) {                                             \
-            const int n = h->n[ax], count = halo_count(h->boundary, h->half[ax]);                \
+            const int n = h->n[ax], count = halo_count(h->boundary, h->half[ax], h->open[ax]); \
             const long run = st[ax], runs = st[3] / st[ax + 1], chunk = run < CHUNK ? run : CHUNK; \
             const long chunks = (run + chunk - 1) / chunk;                                       \
             _Pragma("omp for collapse(3) schedule(static)")                                      \
             for (long r = 0; r < runs; r++)                                                      \
                 for (int t = 0; t < count; t++)                                                  \
                     for (long c = 0; c < chunks; c++) {                                          \
-                        int src, p = halo_position(n, t);                                        \
+                        int src, p = halo_position(n, h->open[ax], t);                           \
                         const int sign = halo_source(h->boundary, h->half[ax], n, p, &src);      \
                         T *d = f + r * st[ax + 1] + (p + HALO) * run + c * chunk;                \
                         const T *s = f + r * st[ax + 1] + (src + HALO) * run + c * chunk;        \

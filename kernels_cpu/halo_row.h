@@ -15,9 +15,9 @@ struct halo_x {
 static inline void halo_x_of(struct halo_x *h, int boundary, int comp, int nx)
 {
     const int half = component_half(comp, 0);
-    h->count = halo_count(boundary, half);
+    h->count = halo_count(boundary, half, 0); /* x is never split */
     for (int t = 0; t < h->count; t++) {
-        h->p[t] = halo_position(nx, t);
+        h->p[t] = halo_position(nx, 0, t);
         h->sign[t] = halo_source(boundary, half, nx, h->p[t], &h->src[t]);
     }
 }
@@ -44,8 +44,8 @@ static inline void halo_yz_of(struct halo_yz *h, int boundary, int comp, int ny)
 #define HALO_ROW_YZ(out, q)                                                                        \
     do {                                                                                           \
         REAL *r_ = (out) + row - HALO; /* the padded row */                                        \
-        int p_, s_ = halo_image(hyz[q].boundary, hyz[q].half_y, hyz[q].ny, j, &p_);               \
-        if (halo_wall(hyz[q].boundary, hyz[q].half_y, j) || halo_wall(hyz[q].boundary, hyz[q].half_z, k)) \
+        int p_, s_ = halo_image(hyz[q].boundary, hyz[q].half_y, 0, hyz[q].ny, j, &p_);            \
+        if (halo_wall(hyz[q].boundary, hyz[q].half_y, 0, j) || halo_wall(hyz[q].boundary, hyz[q].half_z, 0, k)) \
             for (long i_ = 0; i_ < sy; i_++) r_[i_] = (REAL)0;                                     \
         if (s_)                                                                                    \
             for (long i_ = 0; i_ < sy; i_++) r_[(p_ - j) * sy + i_] = (REAL)s_ * r_[i_];           \

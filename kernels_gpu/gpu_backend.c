@@ -227,6 +227,12 @@ static void gpu_download(void *dst, const void *src, size_t bytes)
     check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
 }
 
+/* Within a GPU, or between two (unified addressing says which holds each). */
+static void gpu_copy(void *dst, const void *src, size_t bytes)
+{
+    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy on the device");
+}
+
 /* The launch shape of the helper kernels: enough resident blocks of 256 threads to fill every
  * SM, each thread striding over the array (a grid-stride loop). */
 static const unsigned helper_block[3] = {256, 1, 1};
@@ -369,22 +375,20 @@ static void gpu_probe_bandwidth(struct bandwidth *bw, int passes)
  * waits once per step. */
 static int gpu_refresh_halo(void *field, const struct halo_args *h, char *why, size_t n)
 {
-    if (h->first_axis != 0) { /* the GPU's kernels write all of their halo or none of it */
-        snprintf(why, n, "GPU halo refresh: from axis %d: only a whole refresh (axis 0) is supported", h->first_axis);
-        return -1;
-    }
     struct halo_geom g;
     memset(&g, 0, sizeof g);
     g.boundary = h->boundary, g.sy = h->sy, g.sz = h->sz;
     for (int ax = 0; ax < 3; ax++) {
-        g.n[ax] = h->n[ax], g.half[ax] = h->half[ax];
-        g.c[ax] = halo_count(h->boundary, h->half[ax]);
-        g.lo[ax] = g.c[ax] - 2 * HALO; /* 1 where the wall node 0 is refreshed too */
-        g.in[ax] = h->n[ax] - g.lo[ax];
+        g.n[ax] = h->n[ax], g.half[ax] = h->half[ax], g.open[ax] = h->open[ax];
+        g.c[ax] = ax < h->first_axis ? 0 : halo_count(h->boundary, h->half[ax], h->open[ax]);
+        /* the other positions: the interior but a refreshed wall node 0, and an open face's ghosts */
+        g.lo[ax] = h->open[ax] & OPEN_LOW ? -HALO : halo_wall(h->boundary, h->half[ax], h->open[ax], 0);
+        g.in[ax] = h->n[ax] + (h->open[ax] & OPEN_HIGH ? HALO : 0) - g.lo[ax];
         g.pad[ax] = h->n[ax] + 2 * HALO;
     }
     const long nz_box = (long)g.c[2] * g.pad[1] * g.pad[0], ny_box = (long)g.c[1] * g.in[2] * g.pad[0];
     const long total = nz_box + ny_box + (long)g.c[0] * g.in[1] * g.in[2], blocks = (total + 255) / 256;
+    if (!total) return 0; /* every face open (a slab's planes between two others) */
     const char *f32 = h->precision == F32 ? "f32" : "f64";
     char name[32];
     if (total <= 0xffffffffL) { /* 32-bit index arithmetic, the usual case */
@@ -399,6 +403,19 @@ static int gpu_refresh_halo(void *field, const struct halo_args *h, char *why, s
         gpu_start(gpu_support_kernel(name), blocks, 1, 1, helper_block, 0, params);
     }
     return report(cudaGetLastError(), "halo refresh launch", why, n);
+}
+
+/* The GPUs here, as many as one process drives (launch.c keeps per-GPU state for so many). */
+static int gpu_devices(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) cudaGetLastError(), count = 0;
+    return count < GPU_MAX_DEVICES ? count : GPU_MAX_DEVICES;
+}
+
+static int gpu_use_device(int index, char *why, size_t n)
+{
+    return report(cudaSetDevice(index), "cudaSetDevice", why, n);
 }
 
 static int gpu_sync(char *why, size_t n)
@@ -421,6 +438,7 @@ static const struct backend gpu = {
     .release = gpu_release,
     .upload = gpu_upload,
     .download = gpu_download,
+    .copy = gpu_copy,
     .fill_random = gpu_fill_random,
     .set_threads = gpu_set_threads,
     .threads = gpu_threads,
@@ -432,6 +450,8 @@ static const struct backend gpu = {
     .sync = gpu_sync,
     .prepare = gpu_kernel_prepare,
     .compiled_ms = gpu_kernel_compiled_ms,
+    .devices = gpu_devices,
+    .use_device = gpu_use_device,
 };
 
 const struct backend *gpu_backend(void) { return &gpu; }

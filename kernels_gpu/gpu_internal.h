@@ -9,6 +9,9 @@
 #include "kernel.h"
 #include "rtc.h"
 
+/* GPUs one process drives at most (a grid decomposed across them, engine/decomp.h). */
+enum { GPU_MAX_DEVICES = 16 };
+
 /* Device 0's limits, read once (the program ends with one line if they cannot be read). */
 struct gpu_device {
     int max_threads, max_dim[3], smem_optin, sms, threads_per_sm;

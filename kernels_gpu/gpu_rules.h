@@ -87,9 +87,12 @@ GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], 
  * cells of one field in three disjoint boxes, threads along x first where the box allows:
  *   Z: the c[2] refreshed planes, whole (padded) planes;
  *   Y: the c[1] refreshed rows of every other plane, whole rows;
- *   X: the c[0] refreshed cells of every other row. */
+ *   X: the c[0] refreshed cells of every other row.
+ * The other positions along an axis are lo .. lo + in: the interior but a refreshed wall node,
+ * and the ghosts of an open face (halo_rule.h: a neighbour's planes, refreshed along x and y as
+ * the interior's). A box is empty for an axis before the refresh's first axis (c 0 there). */
 struct halo_geom {
-    int n[3], half[3], boundary;
+    int n[3], half[3], open[3], boundary;
     int c[3], lo[3], in[3], pad[3]; /* refreshed count; first and number of other positions; padded size */
     long sy, sz;
 };

@@ -320,7 +320,8 @@ struct built {
     char options[MAX_CONSTANTS * CONSTANT_LEN];
     struct rtc_code code;
     const void *fn;       /* loaded on first launch (NULL before) */
-    size_t smem_allowed;  /* dynamic shared memory opted in for (above the default 48 KiB) */
+    size_t smem_allowed[GPU_MAX_DEVICES]; /* dynamic shared memory opted in for (above the default 48 KiB),
+                                           * per GPU: the attribute is each device's own */
 };
 
 /* Each table entry's state, made on first use. */
@@ -466,9 +467,11 @@ void gpu_kernel_launch(const struct kernel_entry *k, const struct kernel_args *a
     shape_of(st, a, &s);
     struct built *b = build(st, &s);
     const void *fn = function_of(st, b);
-    if (s.smem > 48 * 1024 && s.smem > b->smem_allowed &&
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev >= GPU_MAX_DEVICES) dev = 0;
+    if (s.smem > 48 * 1024 && s.smem > b->smem_allowed[dev] &&
         cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s.smem) == cudaSuccess)
-        b->smem_allowed = s.smem;
+        b->smem_allowed[dev] = s.smem;
     if (st->rule->run_all) st->rule->run_all(fn, &s, a);
     else st->rule->run(fn, &s);
 }

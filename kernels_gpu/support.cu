@@ -39,11 +39,12 @@ extern "C" __global__ void copy16(float4 *__restrict__ dst, const float4 *__rest
  * so no cell waits for another and every load is independent. */
 
 /* Along one axis of n cells: padded position p takes sign * cell *src (0: zero); the interior
- * is its own source, but for the PEC wall node of an integer-node field (halo_count). */
-static __device__ int axis_source(int boundary, int half, int n, int p, int *src)
+ * and an open face's ghosts are their own source, but for the PEC wall node of an integer-node
+ * field (halo_count). */
+static __device__ int axis_source(int boundary, int half, int open, int n, int p, int *src)
 {
     *src = p;
-    if (p >= 0 && p < n && !halo_wall(boundary, half, p)) return 1;
+    if ((p >= 0 || open & OPEN_LOW) && (p < n || open & OPEN_HIGH) && !halo_wall(boundary, half, open, p)) return 1;
     return halo_source(boundary, half, n, p, src);
 }
 
@@ -56,18 +57,18 @@ static __device__ void refresh(T *f, const struct halo_geom &g, I nz_box, I ny_b
     if (t < nz_box) { /* (i, j, plane) */
         I r = t / g.pad[0];
         p[0] = (int)(t - r * g.pad[0]) - HALO, p[1] = (int)(r % g.pad[1]) - HALO;
-        p[2] = halo_position(g.n[2], (int)(r / g.pad[1]));
+        p[2] = halo_position(g.n[2], g.open[2], (int)(r / g.pad[1]));
     } else if (t < nz_box + ny_box) { /* (i, row, k) */
         const I u = t - nz_box, r = u / g.pad[0];
-        p[0] = (int)(u - r * g.pad[0]) - HALO, p[1] = halo_position(g.n[1], (int)(r % g.c[1]));
+        p[0] = (int)(u - r * g.pad[0]) - HALO, p[1] = halo_position(g.n[1], g.open[1], (int)(r % g.c[1]));
         p[2] = g.lo[2] + (int)(r / g.c[1]);
     } else { /* (cell, j, k) */
         const I u = t - nz_box - ny_box, r = u / g.c[0];
-        p[0] = halo_position(g.n[0], (int)(u - r * g.c[0])), p[1] = g.lo[1] + (int)(r % g.in[1]);
+        p[0] = halo_position(g.n[0], g.open[0], (int)(u - r * g.c[0])), p[1] = g.lo[1] + (int)(r % g.in[1]);
         p[2] = g.lo[2] + (int)(r / g.in[1]);
     }
     int src[3], sign = 1;
-    for (int ax = 0; ax < 3; ax++) sign *= axis_source(g.boundary, g.half[ax], g.n[ax], p[ax], &src[ax]);
+    for (int ax = 0; ax < 3; ax++) sign *= axis_source(g.boundary, g.half[ax], g.open[ax], g.n[ax], p[ax], &src[ax]);
     const long at = (p[2] + HALO) * g.sz + (p[1] + HALO) * g.sy + p[0] + HALO;
     const long from = (src[2] + HALO) * g.sz + (src[1] + HALO) * g.sy + src[0] + HALO;
     f[at] = sign ? (T)sign * f[from] : (T)0;

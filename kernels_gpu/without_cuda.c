@@ -69,6 +69,7 @@ static const struct backend gpu = {
     .release = none_release,
     .upload = none_copy,
     .download = none_copy,
+    .copy = none_copy,
     .fill_random = none_fill,
     .set_threads = none_set_threads,
     .threads = none_threads,

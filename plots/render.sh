@@ -3,7 +3,7 @@
 # and fdtdbench report do, linking the figures drawn here).
 #   sh plots/render.sh BUILD_DIR [RESULTS_DIR]        (make plots runs it)
 # Writes, for each machine folder RESULTS_DIR/<machine>/ holding *.csv:
-#   <machine>/plots/{throughput,blocks-<scheme>,sizes,cycles,roofline,peers,cost-vs-budget}.png and .svg
+#   <machine>/plots/{throughput,blocks-<scheme>,sizes,cycles,roofline,peers,scaling,cost-vs-budget}.png and .svg
 # and, machine-independent, RESULTS_DIR/plots/dispersion-{vs-ppw,vs-angle}.{csv,png,svg} from
 # BUILD_DIR/fdtdbench dispersion (or from the CSVs named by DISPERSION_PPW_CSV and
 # DISPERSION_ANGLE_CSV, as the tests do). A figure without data is skipped with a note.
@@ -304,6 +304,26 @@ plot_peers() {
         "$out/peers" "$tmp/peers.dat" "$n"
 }
 
+# The step over several GPUs: efficiency against the GPU count, weak and strong scaling
+# (report --extract's scaling.csv: the page's efficiency and goal of each row).
+plot_scaling() {
+    f=$(newest scaling)
+    [ -n "$f" ] || { echo "  scaling: skipped (no steps/scaling-*.csv)"; return; }
+    for t in weak strong; do
+        sel "table=$t" scheme,coef,variant,slabs,efficiency,goal "$f" | awk -F '\t' -v meta="$tmp/$t.meta" '
+            { s = $1 " " $2 " " $3; if (!(s in row)) name[++n] = s
+              row[s] = row[s] $4 "\t" ($5 == "" ? "NaN" : 100 * $5) "\n"; goal = $6; if ($4 + 0 > most) most = $4 + 0 }
+            END { for (i = 1; i <= n; i++) printf "%s%s\n%s", (i > 1 ? "\n\n" : ""), name[i], row[name[i]]
+                  printf "%d %g %d\n", n, goal, most > meta }' >"$tmp/$t.dat"
+    done
+    read -r nw wgoal wmost <"$tmp/weak.meta"
+    read -r ns sgoal smost <"$tmp/strong.meta"
+    [ "$nw$ns" != 00 ] || { echo "  scaling: skipped (no weak or strong rows)"; return; }
+    gp scaling.gp "Full step over several GPUs: parallel efficiency (f32; halo planes through NCCL)" "$(caption "$f")" \
+        "$out/scaling" "$tmp/weak.dat" "$nw" "$tmp/strong.dat" "$ns" "$wgoal $sgoal" \
+        "$([ "$wmost" -gt "$smost" ] && echo "$wmost" || echo "$smost")"
+}
+
 . "$here/cost.sh" # plot_cost
 
 for dir in "$results"/*/; do
@@ -324,6 +344,7 @@ for dir in "$results"/*/; do
     if [ "$dev" = cpu ]; then plot_cycles; fi
     plot_roofline "$dev" "$@"
     plot_peers
+    plot_scaling
     plot_cost "$dir"
 done
 

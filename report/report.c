@@ -35,6 +35,8 @@ struct machine {
     int nfiles;
     struct csv *peers; /* steps/peers-*.csv: the suite's full step beside other codes' */
     int npeers;
+    struct csv *scaling; /* steps/scaling-*.csv: the step across several GPUs */
+    int nscaling;
 };
 
 /* Columns the page cannot do without; the numeric ones are checked when read, so that bad
@@ -60,9 +62,12 @@ static const char *const step_required[] = {
 static const char *const step_numeric[] = {
     "cells_per_s", "mcells_per_s", "compulsory_bytes", "gbs_effective", "pct_bw", "cache_resident", "verified",
 };
+static const char *const scaling_numeric[] = {"cells_per_s", "mcells_per_s", "median_ms", "slabs", "halo_bytes", "verified"};
+/* (slabs: empty for one GPU, as the step table writes an undivided grid) */
 static const struct needs update_needs = {update_required, update_numeric, COUNT(update_required),
                                           COUNT(update_numeric)};
 static const struct needs step_needs = {step_required, step_numeric, COUNT(step_required), COUNT(step_numeric)};
+static const struct needs scaling_needs = {step_required, scaling_numeric, COUNT(step_required), COUNT(scaling_numeric)};
 
 /* The tables, in the order shown. A figure_only table is a line on the results page (the
  * figures show it) and a full table on bench's page; any other table gets a line. */
@@ -271,6 +276,11 @@ static int is_csv(const char *dir, const char *name)
 static int is_peers_csv(const char *dir, const char *name)
 {
     return !strncmp(name, "peers-", 6) && is_csv(dir, name);
+}
+
+static int is_scaling_csv(const char *dir, const char *name)
+{
+    return !strncmp(name, SCALING_STEM "-", strlen(SCALING_STEM) + 1) && is_csv(dir, name);
 }
 
 static int is_png(const char *dir, const char *name)
@@ -626,15 +636,95 @@ static void write_peers(FILE *o, const char *hashes, const struct csv *f, int ho
     fputc('\n', o);
 }
 
+/* ---- several GPUs: the scaling table (make bench, steps/scaling-*.csv) ---------------------- */
+
+static int is_scaling_file(const struct csv *f) { return has_table(f, SCALING_WEAK) || has_table(f, SCALING_STRONG); }
+
+/* GPUs of a scaling row: its slabs (empty: one, undivided). */
+static double gpus_of(const struct csv *f, int r) { return num(f, r, "slabs") > 1 ? num(f, r, "slabs") : 1; }
+
+/* Row r's one-GPU row: the same table, scheme, storage, precision and variant undivided; -1 if none. */
+static int one_gpu_row(const struct csv *f, int r)
+{
+    static const char *const same[] = {"table", "scheme", "coef", "precision", "variant"};
+    for (int y = 0; y < f->nrow; y++) {
+        int match = gpus_of(f, y) == 1;
+        for (size_t k = 0; k < COUNT(same) && match; k++) match = !strcmp(cell(f, y, same[k]), cell(f, r, same[k]));
+        if (match) return y;
+    }
+    return -1;
+}
+
+/* Parallel efficiency: the row's MCells/s over N times its one-GPU row's, N its GPUs (slabs):
+ * T1 / (N TN) on one grid (strong), T1 / TN with N times the cells (weak). The one rule for the
+ * page, the plots' extract and so the figure. */
+static double scaling_efficiency(const struct csv *f, int r)
+{
+    const int y = one_gpu_row(f, r);
+    return y < 0 ? NAN : num(f, r, "mcells_per_s") / (gpus_of(f, r) * num(f, y, "mcells_per_s"));
+}
+
+/* The efficiency a scaling table is held to at SCALING_GOAL_GPUS, in percent. */
+static double scaling_goal(const char *table)
+{
+    return !strcmp(table, SCALING_WEAK) ? SCALING_WEAK_GOAL : SCALING_STRONG_GOAL;
+}
+
+static void write_scaling(FILE *o, const char *hashes, const struct csv *f, int holders)
+{
+    static const struct {
+        const char *table, *title;
+    } kinds[] = {{SCALING_WEAK, "Weak scaling: the same cells per GPU"},
+                 {SCALING_STRONG, "Strong scaling: one grid over more GPUs"}};
+    if (!is_scaling_file(f)) return;
+    fprintf(o, "%s Several GPUs: the full step split along z, halo planes through NCCL\n\nFrom `%s` (%s, commit %s",
+            hashes, f->name, latest(f, NULL), cell(f, 0, "git_commit"));
+    if (holders > 1) fprintf(o, "; the newest of %d scaling files", holders);
+    fputs("). ", o);
+    md(o, cell(f, 0, "device_name"));
+    fprintf(o, ". One slab of the grid per GPU, each field's halo planes exchanged every half-step (as deep as its "
+               "stencils reach along z), boundary planes first where `overlap` is 1. MCells/s = cells × steps / s of "
+               "all GPUs together; **efficiency** = MCells/s ÷ (N × the one-GPU row's): T1 / TN for weak scaling "
+               "(%d³ cells per GPU), T1 / (N × TN) for strong. Goals at %d GPUs: weak %.0f%%, strong %.0f%%. Every "
+               "row was verified against the undivided step first.\n\n",
+            SCALING_WEAK_GRID, SCALING_GOAL_GPUS, SCALING_WEAK_GOAL, SCALING_STRONG_GOAL);
+    for (size_t k = 0; k < COUNT(kinds); k++) {
+        if (!has_table(f, kinds[k].table)) continue;
+        fprintf(o, "%s# %s\n\n| scheme | coefficients | variant | GPUs | grid | ms/step | MCells/s | efficiency | halo "
+                   "MB/step | goal (%.0f%% at %d) |\n|---|---|---|---:|---|---:|---:|---:|---:|---|\n",
+                hashes, kinds[k].title, scaling_goal(kinds[k].table), SCALING_GOAL_GPUS);
+        for (int r = 0; r < f->nrow; r++) {
+            if (strcmp(cell(f, r, "table"), kinds[k].table)) continue;
+            const double eff = 100 * scaling_efficiency(f, r);
+            fputs("| ", o);
+            md(o, cell(f, r, "scheme"));
+            fputs(" | ", o);
+            md(o, cell(f, r, "coef"));
+            fputs(" | ", o);
+            md(o, cell(f, r, "variant"));
+            fprintf(o, " | %.0f | %s×%s×%s |", gpus_of(f, r), cell(f, r, "nx"), cell(f, r, "ny"), cell(f, r, "nz"));
+            put_num(o, "%.4g", num(f, r, "median_ms"));
+            put_num(o, "%.1f", num(f, r, "mcells_per_s"));
+            put_num(o, "%.1f%%", eff);
+            put_num(o, "%.2f", num(f, r, "halo_bytes") / 1e6);
+            if (gpus_of(f, r) == SCALING_GOAL_GPUS && !isnan(eff))
+                fprintf(o, " %s |\n", eff >= scaling_goal(kinds[k].table) ? "met" : "missed");
+            else
+                fputs(" |\n", o);
+        }
+        fputc('\n', o);
+    }
+}
+
 /* Figures in a sensible reading order: the paper's comparison first. */
 static int figure_rank(const char *name)
 {
     char ref_blocks[40]; /* the reference scheme's heatmap before the others */
     snprintf(ref_blocks, sizeof ref_blocks, "blocks-%s", scheme_reference() ? scheme_reference()->name : "");
-    const char *const order[] = {"throughput", "roofline", "sizes", "peers", ref_blocks, "blocks", "dispersion-vs-ppw"};
-    for (int i = 0; i < 7; i++)
+    const char *const order[] = {"throughput", "roofline", "sizes", "peers", "scaling", ref_blocks, "blocks", "dispersion-vs-ppw"};
+    for (int i = 0; i < 8; i++)
         if (!strncmp(name, order[i], strlen(order[i]))) return i;
-    return 7;
+    return 8;
 }
 
 static int by_rank(const void *a, const void *b)
@@ -662,17 +752,17 @@ static void write_figures(FILE *o, const char *results, const char *sub)
     free(dir);
 }
 
-/* The newest peers file of a machine (date, then name), and how many it has. */
-static const struct csv *newest_peers(const struct machine *m, int *holders)
+/* The newest of a machine's peers or scaling files (date, then name), and how many it has. */
+static const struct csv *newest_in(const struct csv *files, int n, int *holders)
 {
     const struct csv *best = NULL;
-    for (int i = 0; i < m->npeers; i++) {
-        const struct csv *f = &m->peers[i];
+    for (int i = 0; i < n; i++) {
+        const struct csv *f = &files[i];
         if (!f->nrow) continue;
         int d = best ? strcmp(latest(f, NULL), latest(best, NULL)) : 1;
         if (d > 0 || (d == 0 && strcmp(f->name, best->name) > 0)) best = f;
     }
-    if (holders) *holders = m->npeers;
+    if (holders) *holders = n;
     return best;
 }
 
@@ -685,6 +775,11 @@ static void write_notes(FILE *o, const char *results, const char *machine)
     free(text), free(path), free(dir);
 }
 
+static const struct csv *newest_peers(const struct machine *m, int *holders)
+{
+    return newest_in(m->peers, m->npeers, holders);
+}
+
 static void write_machine(FILE *o, const char *results, const struct machine *m)
 {
     int holders;
@@ -694,9 +789,11 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
     if (!f) {
         const struct csv *p = newest_peers(m, &holders);
         if (p) write_peers(o, "###", p, holders);
-        else fputs("No rows yet.\n\n", o);
+        const struct csv *sc = newest_in(m->scaling, m->nscaling, &holders);
+        if (sc) write_scaling(o, "###", sc, holders);
+        if (!p && !sc) fputs("No rows yet.\n\n", o);
         char *sub = join(m->name, "plots");
-        if (p) write_figures(o, results, sub);
+        if (p || sc) write_figures(o, results, sub);
         free(sub);
         return;
     }
@@ -746,6 +843,8 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
     if (listed) fputc('\n', o);
     const struct csv *p = newest_peers(m, &holders);
     if (p) write_peers(o, "###", p, holders);
+    const struct csv *sc = newest_in(m->scaling, m->nscaling, &holders);
+    if (sc) write_scaling(o, "###", sc, holders);
     char *sub = join(m->name, "plots");
     write_figures(o, results, sub);
     free(sub);
@@ -825,7 +924,21 @@ static void write_peers_page(FILE *o, const struct csv *f)
     write_peers(o, "##", f, 1);
 }
 
-/* The page of one CSV beside it; k NULL: the bench's, the step's or the peers', as it says. */
+/* A scaling file's page (make bench with several GPUs): its device and the scaling tables. */
+static void write_scaling_page(FILE *o, const struct csv *f)
+{
+    if (!f->nrow) return;
+    fputs("# gpu scaling: ", o);
+    md(o, cell(f, 0, "device_name"));
+    fputs("\n\n", o);
+    md(o, cell(f, 0, "device_detail"));
+    if (*cell(f, 0, "driver")) fprintf(o, "; driver %s", cell(f, 0, "driver"));
+    fputs(". Command: `fdtdbench bench` (where there are several GPUs), or `fdtdbench step --gpus N`.\n\n", o);
+    write_scaling(o, "##", f, 1);
+}
+
+/* The page of one CSV beside it; k NULL: the bench's, the step's, the peers' or the scaling
+ * table's, as it says. */
 static int report_page(const char *csv_path, const struct page_kind *k)
 {
     struct csv f;
@@ -834,7 +947,7 @@ static int report_page(const char *csv_path, const struct page_kind *k)
     if (slash) *slash = '\0';
     const char *folder = slash ? dir : ".";
     load_csv(&f, folder, name, k ? k->needs : NULL);
-    int peers = !k && f.steps && is_peers_file(&f);
+    int peers = !k && f.steps && is_peers_file(&f), scaling = !k && f.steps && is_scaling_file(&f);
     if (!k) k = f.steps ? &step_page : &bench_page;
     /* The Markdown beside the CSV, of the same name (.md for .csv), complete or absent (outfile.h). */
     char stem[OUTFILE_PATH_MAX], path[OUTFILE_PATH_MAX];
@@ -844,11 +957,13 @@ static int report_page(const char *csv_path, const struct page_kind *k)
     int rc = -1;
     if (!outfile_path(path, sizeof path, "--results", "%s/%s.md", folder, stem) && !outfile_open(&o, folder, path)) {
         if (peers) write_peers_page(o.f, &f);
+        else if (scaling) write_scaling_page(o.f, &f);
         else write_page(o.f, k, &f);
         rc = outfile_link(&o, stem, ".md", 0);
     }
     if (!rc) {
         if (peers) write_peers_page(stdout, &f);
+        else if (scaling) write_scaling_page(stdout, &f);
         else write_page(stdout, k, &f);
         fprintf(stderr, "wrote %s and %s\n", csv_path, o.path);
     }
@@ -859,6 +974,7 @@ static int report_page(const char *csv_path, const struct page_kind *k)
 
 int report_bench(const char *csv_path) { return report_page(csv_path, &bench_page); }
 int report_steps(const char *csv_path) { return report_page(csv_path, &step_page); }
+int report_scaling(const char *csv_path) { return report_page(csv_path, NULL); }
 
 /* Whether a file already used (newer) holds a row of table for the kernel of row q of f: the
  * same scheme, component, precision, coefficients and variant. */
@@ -936,6 +1052,24 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
                 if (outfile_replace(&out, name)) exit(1);
                 free(path);
             }
+        /* scaling.csv: the newest scaling file's rows, with the efficiency of the page. */
+        const struct csv *sc = newest_in(ms[i].scaling, ms[i].nscaling, NULL);
+        if (sc) {
+            char *path = join(mdir, "scaling.csv");
+            struct outfile out;
+            if (outfile_open(&out, mdir, path)) exit(1);
+            for (int c = 0; c < sc->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", sc->head[c]);
+            fputs(",source,efficiency,goal\n", out.f);
+            for (int q = 0; q < sc->nrow; q++) {
+                for (int c = 0; c < sc->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", cell(sc, q, sc->head[c]));
+                fprintf(out.f, ",%s,", sc->name);
+                const double e = scaling_efficiency(sc, q);
+                if (!isnan(e)) fprintf(out.f, "%.6g", e);
+                fprintf(out.f, ",%g\n", scaling_goal(cell(sc, q, "table")));
+            }
+            if (outfile_replace(&out, "scaling.csv")) exit(1);
+            free(path);
+        }
         /* peers.csv: the newest peers file's rows, with the ratio of the page (peer_ratio). */
         const struct csv *p = newest_peers(&ms[i], NULL);
         if (p) {
@@ -1015,8 +1149,8 @@ int cmd_report(int argc, char **argv)
         nfiles += ms[i].nfiles;
         free(csvs);
         /* steps/peers-*.csv: the full-step files that hold peers' rows. */
-        ms[i].peers = NULL;
-        ms[i].npeers = 0;
+        ms[i].peers = ms[i].scaling = NULL;
+        ms[i].npeers = ms[i].nscaling = 0;
         if (is_kind(dir, "steps", 1)) {
             char *steps = join(dir, "steps");
             char **pcsvs = list_dir(steps, is_peers_csv, &ms[i].npeers);
@@ -1025,8 +1159,16 @@ int cmd_report(int argc, char **argv)
                 load_csv(&ms[i].peers[k], steps, pcsvs[k], &step_needs);
                 free(pcsvs[k]);
             }
-            nfiles += ms[i].npeers;
             free(pcsvs);
+            /* steps/scaling-*.csv: the step across several GPUs */
+            char **scsvs = list_dir(steps, is_scaling_csv, &ms[i].nscaling);
+            ms[i].scaling = xmalloc(sizeof *ms[i].scaling * ms[i].nscaling);
+            for (int k = 0; k < ms[i].nscaling; k++) {
+                load_csv(&ms[i].scaling[k], steps, scsvs[k], &scaling_needs);
+                free(scsvs[k]);
+            }
+            free(scsvs);
+            nfiles += ms[i].npeers + ms[i].nscaling;
             free(steps);
         }
         free(dir);
@@ -1051,10 +1193,10 @@ int cmd_report(int argc, char **argv)
     write_legend(o, &update_metrics);
     if (!nfiles) fputs("No results yet: `make bench` measures them.\n\n", o);
     for (int i = 0; i < nm; i++)
-        if (ms[i].nfiles || ms[i].npeers) fprintf(o, "- [%s](#%s)\n", ms[i].name, ms[i].name);
+        if (ms[i].nfiles || ms[i].npeers || ms[i].nscaling) fprintf(o, "- [%s](#%s)\n", ms[i].name, ms[i].name);
     fputc('\n', o);
     for (int i = 0; i < nm; i++)
-        if (ms[i].nfiles || ms[i].npeers) write_machine(o, results, &ms[i]);
+        if (ms[i].nfiles || ms[i].npeers || ms[i].nscaling) write_machine(o, results, &ms[i]);
     fputs("## Dispersion (analysis, not measurement)\n\n", o);
     write_figures(o, results, "plots");
 
@@ -1067,6 +1209,8 @@ done:
         free(ms[i].files);
         for (int k = 0; k < ms[i].npeers; k++) free_csv(&ms[i].peers[k]);
         free(ms[i].peers);
+        for (int k = 0; k < ms[i].nscaling; k++) free_csv(&ms[i].scaling[k]);
+        free(ms[i].scaling);
         free(names[i]);
     }
     free(ms);

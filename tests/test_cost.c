@@ -159,8 +159,12 @@ static void reader_launch(void)
         /* with a layer column: its 0 row is the closed box's, its 10 row a layer's */
         {"step-c.csv", "table,code,scheme,device,precision,coef,variant,pml,nx,ny,nz,cells_per_s,date\n"
                        "step,fdtdbench,yee,gpu,f32,array,fused,0,512,512,512,3e10,2000-01-01\n"
-                       "step,fdtdbench,yee,gpu,f32,array,fused,10,512,512,512,2e10,2000-01-01\n"}};
-    for (int i = 0; i < 3; i++) {
+                       "step,fdtdbench,yee,gpu,f32,array,fused,10,512,512,512,2e10,2000-01-01\n"},
+        /* with a slabs column: the grid split over 4 GPUs is not one device's throughput */
+        {"step-d.csv", "table,code,scheme,device,precision,coef,variant,slabs,nx,ny,nz,cells_per_s,date\n"
+                       "step,fdtdbench,s44,gpu,f32,array,fused,1,512,512,512,1e10,2000-01-01\n"
+                       "step,fdtdbench,s44,gpu,f32,array,fused,4,512,512,512,4e10,2000-01-02\n"}};
+    for (int i = 0; i < 4; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
         FILE *f = fopen(path, "w");
         CHECK(f && fputs(files[i][1], f) >= 0 && fclose(f) == 0, "cannot write %s", path);
@@ -181,6 +185,9 @@ static void reader_launch(void)
               t.cells_per_s == 2e10, "10-cell layer: %g", t.cells_per_s);
     CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 10, 0, 1e8, &t) == -1,
           "a layer row where the file has none");
+    const struct scheme *s44 = scheme_find("s44");
+    CHECK(cost_throughput_from_results(root, "gpu-x", s44, DEV_GPU, F32, COEF_ARRAY, 0, 0, 1e8, &t) == 0 &&
+              t.cells_per_s == 1e10, "a grid in 4 slabs taken: %g", t.cells_per_s);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     if (system(cmd)) printf("could not remove %s\n", root);

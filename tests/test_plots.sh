@@ -75,7 +75,8 @@ pairs="throughput.gp:cpu-synthetic-sample/plots/throughput throughput.gp:gpu-syn
     roofline.gp:cpu-synthetic-sample/plots/roofline roofline.gp:gpu-synthetic-sample/plots/roofline
     dispersion_ppw.gp:plots/dispersion-vs-ppw dispersion_angle.gp:plots/dispersion-vs-angle
     cost.gp:cpu-synthetic-sample/plots/cost-vs-budget
-    peers.gp:cpu-synthetic-sample/plots/peers peers.gp:gpu-synthetic-sample/plots/peers"
+    peers.gp:cpu-synthetic-sample/plots/peers peers.gp:gpu-synthetic-sample/plots/peers
+    scaling.gp:gpu-synthetic-sample/plots/scaling"
 f=
 for pair in $pairs; do
     p="$tmp/r/${pair#*:}"

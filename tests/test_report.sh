@@ -263,4 +263,40 @@ grep -q '^## Full step beside other FDTD codes (peers), CPU' "$tmp/r/$cpu/steps/
 no peers table on the peers file's page"
 result peers_table_ratio "$f"
 
+# The scaling tables (steps/scaling-*.csv, made-up rows): efficiency = MCells/s over N times the
+# one-GPU row's, worked out here from the CSV's times: weak T1 / TN (512^3 per GPU), strong
+# T1 / (N TN); the goal met or missed at 8 GPUs; the same efficiency in the plots' extract.
+scaling_row() { # README_OR_PAGE KIND SCHEME GPUS: its efficiency and goal cells
+    awk -v kind="# $2 scaling" -v s="$3" -v g="$4" '
+    index($0, kind) { intab = 1; next }
+    /^#/ { intab = 0 }
+    intab && /^\|/ { n = split($0, c, "|"); for (i = 2; i < n; i++) gsub(/^ +| +$/, "", c[i])
+        if (c[2] == s && c[5] == g) print c[9] (c[11] == "" ? "" : " " c[11]) }' "$1"
+}
+sc="$tmp/r/$gpu/steps/scaling-2000-01-06.csv"
+ms() { # KIND SCHEME GPUS: ms per step in the CSV (one GPU: slabs empty, undivided)
+    awk -f "$sel" -v where="table=$1;scheme=$2;slabs=$([ "$3" = 1 ] || echo "$3")" -v cols=median_ms "$sc"
+}
+f=
+for want in "Weak yee 8 $(ms weak yee 1) $(ms weak yee 8) 1 met" "Weak fv24 8 $(ms weak fv24 1) $(ms weak fv24 8) 1 missed" \
+    "Strong yee 8 $(ms strong yee 1) $(ms strong yee 8) 8 met" "Strong fv24 4 $(ms strong fv24 1) $(ms strong fv24 4) 4 " \
+    "Strong fv24 8 $(ms strong fv24 1) $(ms strong fv24 8) 8 missed"; do
+    set -- $want
+    eff=$(awk -v t1="$4" -v tn="$5" -v n="$6" 'BEGIN { printf "%.1f%%", 100 * t1 / (n * tn) }')
+    got=$(scaling_row "$readme" "$1" "$2" "$3")
+    [ "$got" = "$(echo "$eff $7" | sed 's/ $//')" ] || f="$f
+results page, $1 $2 on $3 GPUs: '$got', expected '$eff $7'"
+done
+"$bin" report --page "$sc" >/dev/null 2>"$tmp/err" || f="$f
+report --page of a scaling file: $(cat "$tmp/err")"
+[ "$(scaling_row "${sc%.csv}.md" Strong yee 8)" = "$(scaling_row "$readme" Strong yee 8)" ] || f="$f
+the scaling file's page differs from the results page: $(scaling_row "${sc%.csv}.md" Strong yee 8)"
+"$bin" report --results "$tmp/r" --extract "$tmp/x" >/dev/null 2>"$tmp/err" || f="$f
+report --extract: $(cat "$tmp/err")"
+x=$(awk -f "$sel" -v where="table=strong;scheme=yee;slabs=8" -v cols=efficiency,goal "$tmp/x/$gpu/scaling.csv" 2>&1 |
+    awk -F '\t' '{ printf "%.1f%% %g", 100 * $1, $2 }')
+[ "$x" = "$(scaling_row "$readme" Strong yee 8 | sed 's/ met$/ 85/')" ] || f="$f
+the extract's efficiency and goal '$x' differ from the page's"
+result scaling_efficiency "$f"
+
 summary

@@ -199,29 +199,34 @@ static double image_sign(int comp, int ax) /* parity of comp about a wall normal
 }
 
 /* halo_image (what the GPU fused kernels write) is exactly the inverse of halo_source (what a
- * refresh reads): every halo cell with a source is the image of that source, and of no other. */
+ * refresh reads): every halo cell with a source is the image of that source, and of no other; an
+ * open face (a slab's, filled by its neighbour) has neither positions nor images nor a wall. */
 static void test_halo_image_inverts_source(void)
 {
     for (int boundary = 0; boundary < NBOUNDARIES; boundary++)
         for (int half = 0; half < 2; half++)
-            for (int n = STEP_MIN_GRID; n < STEP_MIN_GRID + 4; n++) {
-                int images = 0, sources = 0;
-                for (int s = 0; s < n; s++) {
-                    int p, src;
-                    int sign = halo_image(boundary, half, n, s, &p);
-                    if (!sign) continue;
-                    images++;
-                    CHECK(halo_source(boundary, half, n, p, &src) == sign && src == s && !halo_wall(boundary, half, s),
-                          "%s half %d n %d: cell %d's image %d does not take it back", boundary_names[boundary], half,
-                          n, s, p);
+            for (int open = 0; open <= (OPEN_LOW | OPEN_HIGH); open++)
+                for (int n = STEP_MIN_GRID; n < STEP_MIN_GRID + 4; n++) {
+                    int images = 0, sources = 0;
+                    for (int s = 0; s < n; s++) {
+                        int p, src;
+                        int sign = halo_image(boundary, half, open, n, s, &p);
+                        if (!sign) continue;
+                        images++;
+                        CHECK(halo_source(boundary, half, n, p, &src) == sign && src == s &&
+                                  !halo_wall(boundary, half, open, s) && !(open & (p < 0 ? OPEN_LOW : OPEN_HIGH)),
+                              "%s half %d open %d n %d: cell %d's image %d does not take it back",
+                              boundary_names[boundary], half, open, n, s, p);
+                    }
+                    for (int t = 0; t < halo_count(boundary, half, open); t++) {
+                        int src, p = halo_position(n, open, t);
+                        CHECK(p < 0 ? !(open & OPEN_LOW) : p >= n ? !(open & OPEN_HIGH) : halo_wall(boundary, half, open, p),
+                              "%s half %d open %d n %d: position %d refreshed", boundary_names[boundary], half, open, n, p);
+                        sources += halo_source(boundary, half, n, p, &src) != 0;
+                    }
+                    CHECK(images == sources, "%s half %d open %d n %d: %d images for %d halo cells with a source",
+                          boundary_names[boundary], half, open, n, images, sources);
                 }
-                for (int t = 0; t < halo_count(boundary, half); t++) {
-                    int src, p = halo_position(n, t);
-                    sources += halo_source(boundary, half, n, p, &src) != 0;
-                }
-                CHECK(images == sources, "%s half %d n %d: %d images for %d halo cells with a source",
-                      boundary_names[boundary], half, n, images, sources);
-            }
 }
 
 static void test_pec_is_the_mirror_image(void)

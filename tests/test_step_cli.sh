@@ -4,11 +4,12 @@
 . tests/shlib.sh
 B=${FDTDBENCH:-build/fdtdbench}
 
-# expect_error NAME PATTERN ARGS...
+# expect_error NAME PATTERN ARGS... (STEP_ENV: VAR=VALUE assignments for its environment)
+STEP_ENV=
 expect_error() {
     name=$1 pattern=$2
     shift 2
-    "$B" step --results "$tmp/results" "$@" >"$tmp/out" 2>"$tmp/err"
+    env $STEP_ENV "$B" step --results "$tmp/results" "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     errors=$(grep -c '^fdtdbench: ' "$tmp/err")
     if [ $rc -eq 2 ] && [ "$errors" -eq 1 ] && grep -q -- "$pattern" "$tmp/err" &&
@@ -34,6 +35,23 @@ expect_error "grading order 0" "--pml-order: '0' is not a whole number from 1 to
 expect_error "grading order 7" "--pml-order: '7' is not a whole number from 1 to 6" --pml 2 --pml-order 7
 expect_error "layer in a periodic box" "--pml: the layer ends on PEC walls" --pml 2 --boundary periodic
 expect_error "layer on the GPU" "--pml: not yet on the GPU" --pml 2 --device gpu
+# A grid split into slabs: refused before anything is allocated.
+expect_error "slabs thinner than the halo" "--slabs 20: 41 planes along z make slabs of 2, thinner than the 4" \
+    --grid 40x40x41 --slabs 20
+expect_error "more GPUs than present" "--gpus 2: this machine has 0 GPUs\|this build has no NCCL" --gpus 2
+STEP_ENV=FDTDBENCH_NCCL_LIBRARY=/nonexistent/libnccl.so
+expect_error "NCCL missing" "NCCL: cannot load /nonexistent/libnccl.so\|this build has no NCCL" --gpus 2
+STEP_ENV=
+expect_error "slabs and GPUs" "--slabs and --gpus: one or the other" --gpus 2 --slabs 2
+expect_error "GPUs on the CPU" "--gpus: a GPU step, not --device cpu" --gpus 2 --device cpu
+expect_error "overlap with a layer" "not with --pml" --grid 24 --slabs 2 --pml 2 --overlap yes
+expect_error "slabs thinner than a layer's three" "--slabs 3: slabs of 8 planes: a 3-cell layer needs at least 9" \
+    --grid 24 --slabs 3 --pml 3
+# A rank whose transport fails ends the run naming the rank and the call, and writes no row.
+STEP_ENV=FDTDBENCH_TEST_FAIL_RANK=1
+expect_error "a failing rank" "copy transport, rank 1: copy: failed as FDTDBENCH_TEST_FAIL_RANK asked" \
+    --grid 24 --slabs 3 --steps 1 --reps 1
+STEP_ENV=
 
 # One small run per boundary: one file each, header and one row; mcells_per_s is
 # nx ny nz / median_ms / 1000 and the GB/s is that times the compulsory bytes.
@@ -76,6 +94,27 @@ if "$B" step --grid 12 --pml 3 --steps 2 --reps 2 --scheme yee --results "$tmp/l
 else
     result "step --pml writes one row with its layer" "$(tail -n 3 "$tmp/err")"
 fi
+
+# In slabs: one verified row saying so. FV24 f32 on 12x10x21 in 3 slabs, periodic: 3 faces, and per
+# face each of Hx, Hy, Ex, Ey 3 planes, Hz and Ez 2 (their shifts), of 16 x 14 padded cells of 4 bytes.
+if "$B" step --grid 12x10x21 --slabs 3 --scheme fv24 --steps 2 --reps 2 --results "$tmp/slabs" >"$tmp/out" 2>"$tmp/err" &&
+    g=$(find "$tmp/slabs" -name 'step-*.csv') && [ "$(wc -l <"$g")" -eq 2 ]; then
+    why=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { if ($col["slabs"] != 3 || $col["transport"] != "copy" || $col["overlap"] != 0) print "split " $col["slabs"] " " $col["transport"] " " $col["overlap"]
+          if ($col["halo_bytes"] != 3 * (4 * 3 + 2 * 2) * 16 * 14 * 4) print "halo bytes " $col["halo_bytes"]
+          if ($col["verified"] != 1) print "not verified" }' "$g")
+    grep -q "in 3 slabs (copied)" "$tmp/out" || why="$why; no '3 slabs' in: $(head -n 3 "$tmp/out")"
+    result "step --slabs writes one row saying so" "$why"
+else
+    result "step --slabs writes one row saying so" "$(tail -n 3 "$tmp/err")"
+fi
+# NVLink multicast off in every process the suite starts (here: the peers script, a stand-in).
+mkdir -p "$tmp/nvls/scripts"
+echo 'echo "NCCL_NVLS_ENABLE=$NCCL_NVLS_ENABLE"' >"$tmp/nvls/scripts/peers.sh"
+bin=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
+out=$(cd "$tmp/nvls" && NCCL_NVLS_ENABLE=1 "$bin" peers 2>&1)
+if [ "$out" = "NCCL_NVLS_ENABLE=0" ]; then result "NCCL_NVLS_ENABLE=0 in processes it starts" ""
+else result "NCCL_NVLS_ENABLE=0 in processes it starts" "$out"; fi
 
 # The step files sit apart (<machine>/steps/): the single-component report still reads its folder.
 if find "$tmp/results" -path '*/steps/step-*.csv' | grep -q . &&
