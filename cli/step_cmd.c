@@ -135,9 +135,6 @@ int cmd_step(int argc, char **argv)
         cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, fused25d on a GPU, wave on the CPU, or a "
                   "kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
-    if (step_slabs(&c) > 1 && step_temporal(device, c.variant))
-        cli_error("--variant %s: a temporally blocked step is not split into slabs (its time levels cross the slab "
-                  "faces); one that steps once a pass, such as fused, is", c.variant);
     step_default_launch(&s, &c); /* with --block given: only rows, where not given */
     double w[MAX_GROUPS];
     if (step_vacuum(&c.c, w, why, sizeof why)) cli_error("%s", why);

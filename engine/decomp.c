@@ -93,6 +93,11 @@ int decomp_check(const struct decomp_config *d, size_t memory_bytes, char *why, 
         snprintf(why, n, "%s %d: from 1 to %d slabs", opt, d->slabs, DECOMP_MAX_SLABS);
         return -1;
     }
+    if (d->slabs > 1 && c->variant && step_temporal(c->b->device, c->variant)) {
+        snprintf(why, n, "%s %d: variant %s is not split into slabs (its time levels cross the slab faces); a step a "
+                 "pass, such as fused, is", opt, d->slabs, c->variant);
+        return -1;
+    }
     int z0, thinnest;
     decomp_slab(c->grid[2], d->slabs, d->slabs - 1, &z0, &thinnest);
     if (thinnest < STEP_MIN_GRID) {

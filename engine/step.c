@@ -391,7 +391,7 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
         snprintf(why, n, "variant %s has no layer passes: not with a CPML", c->variant);
         goto fail;
     }
-    if (m->wave && c->block[1]) {
+    if (m->wave && c->b->device == DEV_CPU && c->block[1]) { /* a GPU's block is its threads' (block[2]: planes) */
         snprintf(why, n, "variant %s updates whole planes: a tile of 0xK (K planes per sweep step), not %dx%d",
                  c->variant, c->block[1], c->block[2]);
         goto fail;

@@ -224,6 +224,7 @@ static void test_gpu_split(void)
     const char *fused[8];
     const int nf = step_fused_variants(DEV_GPU, fused, 8);
     for (int v = 0; v < nf; v++) {
+        if (step_temporal(DEV_GPU, fused[v])) continue; /* not split: decomp_check refuses it */
         const char *variants[2] = {"baseline", fused[v]};
         double worst = 0;
         int n = compare_all(b, variants, 0, slab_counts, 3, &worst);
@@ -238,6 +239,7 @@ static void test_gpu_split(void)
     }
     const int counts[2] = {2, gpus};
     for (int v = 0; v < nf; v++) {
+        if (step_temporal(DEV_GPU, fused[v])) continue;
         const char *variants[2] = {fused[v], fused[v]};
         double worst = 0;
         int n = compare_all(b, variants, 1, counts, 2, &worst);
