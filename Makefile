@@ -57,10 +57,12 @@ SCHEMES   := $(notdir $(basename $(SPECS)))
 # (a variant's five schemes in one file took a core half a minute at -O3). The CPML layer
 # kernels likewise, from one layer template, with a table of their own (codegen/layer.h).
 CPU_LAYER_TEMPLATE := kernels_cpu/cpml.c.layer
+GPU_LAYER_TEMPLATE := kernels_gpu/cpml.cu.layer
 CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(foreach s,$(SCHEMES),$(GEN)/cpu_$(call variant_of,$(t))_$(s).o)) \
                   $(GEN)/cpu_table.o $(foreach s,$(SCHEMES),$(GEN)/cpu_layer_$(s).o) $(GEN)/cpu_layer_table.o
 LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
-GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h codegen/kernel.h stencils/spec.h engine/halo_rule.h
+GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h codegen/kernel.h codegen/layer.h stencils/spec.h \
+               engine/halo_rule.h
 # NCCL (the halo exchange of step --gpus) where the toolkit's headers have it; its library is
 # loaded at run time (kernels_gpu/nccl_transport.c), so the binary runs where it is missing.
 NCCL_H    := $(if $(CUDA),$(wildcard $(CUDA)/include/nccl.h))
@@ -69,7 +71,7 @@ ifneq ($(CUDA),)
 GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(filter-out kernels_gpu/without_cuda.c kernels_gpu/without_nccl.c \
                  $(if $(NCCL_H),,kernels_gpu/nccl_transport.c),$(wildcard kernels_gpu/*.c))) \
              $(if $(NCCL_H),,$(BUILD)/kernels_gpu/without_nccl.o) \
-             $(addprefix $(GEN)/,gpu_table.o gpu_templates.o gpu_headers.o gpu_support.o)
+             $(addprefix $(GEN)/,gpu_table.o gpu_layer_table.o gpu_templates.o gpu_headers.o gpu_support.o)
 GPU_LIBS  := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lnvrtc -lcudart_static -ldl -lrt -lpthread
 else
 GPU_OBJ   := $(BUILD)/kernels_gpu/without_cuda.o $(BUILD)/kernels_gpu/without_nccl.o
@@ -131,8 +133,12 @@ $(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
 $(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
 	$(GEN)/generate table gpu $@ $(GPU_TEMPLATES) $(SPECS)
 
-$(GEN)/gpu_templates.c: $(GPU_TEMPLATES) $(GEN)/generate
-	$(GEN)/generate embed $@ gpu_template $(GPU_TEMPLATES)
+# The GPU layer kernels' launchers (each kernel filled once here too, as the GPU table's).
+$(GEN)/gpu_layer_table.c: $(GPU_LAYER_TEMPLATE) $(GEN)/generate $(SPECS)
+	$(GEN)/generate layertable $< $@ $(SPECS)
+
+$(GEN)/gpu_templates.c: $(GPU_TEMPLATES) $(GPU_LAYER_TEMPLATE) $(GEN)/generate
+	$(GEN)/generate embed $@ gpu_template $(GPU_TEMPLATES) $(GPU_LAYER_TEMPLATE)
 
 $(GEN)/gpu_headers.c: $(GPU_HEADERS) $(GEN)/generate
 	$(GEN)/generate embed $@ gpu_header $(GPU_HEADERS)

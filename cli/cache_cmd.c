@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "layer.h"
 #include "rtc.h"
 #include "session.h"
 
@@ -15,7 +16,7 @@ static const char *const usage =
     "in the kernel cache: $FDTDBENCH_CACHE, else $XDG_CACHE_HOME/fdtd-bench, else ~/.cache/fdtd-bench\n"
     "(FDTDBENCH_CACHE=off, or --no-cache on any command, compiles every kernel and keeps none).\n"
     "Without options: the folder, its kernel count and size. --warm compiles every selected kernel\n"
-    "(both precisions and every coefficient storage, the step's fused kernels too) at its default\n"
+    "(both precisions and every coefficient storage, the step's fused and CPML layer kernels too) at its default\n"
     "launch, in parallel: for the GPU in hand, or for --arch without one (sm_90: machine code; newer\n"
     "GPUs than this NVRTC knows get PTX).\n";
 
@@ -60,6 +61,25 @@ static int warm_table(const struct backend *b, const struct kernel_entry *t, int
     return count;
 }
 
+/* The selected CPML layer kernels (codegen/layer.h: one launch shape each); the count. */
+static int warm_layers(const struct backend *b, const char *schemes, const char *variants, int *refused)
+{
+    int count = 0, bad = 0;
+#pragma omp parallel for schedule(dynamic) reduction(+ : count, bad)
+    for (int i = 0; i < gpu_layer_table_len; i++) {
+        const struct layer_entry *e = &gpu_layer_table[i];
+        char why[256];
+        if (!selected(schemes, e->scheme) || !selected(variants, e->variant)) continue;
+        if (b->prepare_layer(e, why, sizeof why)) {
+            fprintf(stderr, "cache: %s %s %s along %c %s %s: %s\n", e->variant, e->scheme, e->first == HX ? "H" : "E",
+                    "xyz"[e->axis], precision_names[e->precision], coef_names[e->coef], why);
+            bad++;
+        } else count++;
+    }
+    *refused += bad;
+    return count;
+}
+
 int cmd_cache(int argc, char **argv)
 {
     int list = 0, clear = 0, warm = 0;
@@ -70,7 +90,8 @@ int cmd_cache(int argc, char **argv)
         {"warm", CLI_FLAG, NULL, "compile the selected kernels now, in parallel", &warm, 0, 0, NULL, 0},
         {"arch", CLI_TEXT, "sm_XY", "--warm for this architecture, GPU or not (the GPU's)", &arch, 0, 0, NULL, 0},
         {"scheme", CLI_TEXT, "LIST|all", "--warm: these schemes (all)", &schemes, 0, 0, NULL, 0},
-        {"variant", CLI_TEXT, "LIST|all", "--warm: these GPU variants, fused ones included (all)", &variants, 0, 0, NULL, 0},
+        {"variant", CLI_TEXT, "LIST|all", "--warm: these GPU variants, fused ones and the layer's cpml included (all)",
+         &variants, 0, 0, NULL, 0},
     };
     cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
     if ((arch || schemes || variants) && !warm) cli_error("cache: --arch, --scheme and --variant go with --warm");
@@ -105,6 +126,7 @@ int cmd_cache(int argc, char **argv)
         double t0 = omp_get_wtime();
         n += warm_table(b, gpu_kernel_table, gpu_kernel_table_len, schemes, variants, &refused);
         n += warm_table(b, gpu_fused_table, gpu_fused_table_len, schemes, variants, &refused);
+        n += warm_layers(b, schemes, variants, &refused);
         if (!n && !refused) cli_error("cache: no GPU kernel matches --scheme %s --variant %s", schemes ? schemes : "all",
                                       variants ? variants : "all");
         int compiled, cached;

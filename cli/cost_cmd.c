@@ -596,7 +596,6 @@ int cmd_cost(int argc, char **argv)
     }
     if (o.run && o.nbudgets > 1) cli_error("cost: --run takes one --phase-error budget, not %d", o.nbudgets);
     if (o.run && o.pml) cli_error("cost: --run steps a periodic eigenmode: not with --pml");
-    if (o.pml && o.device != DEV_CPU && o.source == MEASURE) cli_error("--pml: not yet on the GPU");
     if (!o.distance_given)
         o.p.distance = sqrt(o.p.size[0] * o.p.size[0] + o.p.size[1] * o.p.size[1] + o.p.size[2] * o.p.size[2]);
 

@@ -108,7 +108,6 @@ int cmd_step(int argc, char **argv)
     if (grid) cli_triple("--grid", grid, STEP_MIN_GRID, 100000, c.c.grid);
     else c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = device == DEV_CPU ? 300 : 512;
     char why[512];
-    if (c.c.pml && device != DEV_CPU) cli_error("--pml: not yet on the GPU");
     if (pml_check(c.c.pml, c.c.grid, why, sizeof why)) cli_error("%s", why);
     if (c.c.pml && c.c.boundary == BOUNDARY_PERIODIC)
         cli_error("--pml: the layer ends on PEC walls, not with --boundary periodic");

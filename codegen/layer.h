@@ -43,6 +43,7 @@ struct layer_args {
     long sy, sz;     /* strides of the padded arrays */
     int thickness;   /* cells of layer on each face */
     int boundary;    /* enum boundary, for the halo images the kernel writes */
+    int open_z;      /* faces along z with no images (OPEN_LOW, OPEN_HIGH: halo_rule.h) */
     const unsigned char *index;
     struct layer_term_args t[LAYER_TERMS];
 };
@@ -66,10 +67,13 @@ struct layer_entry {
     int coef;      /* enum coef_storage */
     layer_fn fn;
     int halo_axes; /* the axes, from x, whose halo images of its outputs the kernel writes */
+    const char *variant; /* its template's ("cpml") */
 };
 
-/* The CPU's, generated from kernels_cpu/cpml.c.layer (codegen/generate layer). */
-extern const struct layer_entry cpu_layer_table[];
-extern const int cpu_layer_table_len;
+/* The CPU's, generated from kernels_cpu/cpml.c.layer (codegen/generate layer); the GPU's, from
+ * kernels_gpu/cpml.cu.layer (generate layertable: launchers handing each launch to launch.c, which
+ * compiles the kernel at run time; empty without CUDA). */
+extern const struct layer_entry cpu_layer_table[], gpu_layer_table[];
+extern const int cpu_layer_table_len, gpu_layer_table_len;
 
 #endif

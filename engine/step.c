@@ -80,18 +80,18 @@ const struct variant_traits *step_traits(const struct step_config *c)
     return k ? &k->traits : NULL;
 }
 
-/* The layer kernel of c's half-step from first along axis (codegen/layer.h). Only the CPU has
- * them so far: the GPU's come with its run-time compiled backend. */
 int step_tsteps(const struct step_config *c)
 {
     return !step_temporal(c->b->device, c->variant) ? 1 : c->tsteps > 0 ? c->tsteps : WAVE_DEFAULT_STEPS;
 }
 
+/* The layer kernel of c's half-step from first along axis (codegen/layer.h): the CPU's built in,
+ * the GPU's launchers of its run-time compiled kernels (none without CUDA). */
 static const struct layer_entry *layer_kernel(const struct step_config *c, int first, int axis)
 {
-    if (c->b->device != DEV_CPU) return NULL;
-    for (int i = 0; i < cpu_layer_table_len; i++) {
-        const struct layer_entry *e = &cpu_layer_table[i];
+    const int cpu = c->b->device == DEV_CPU, len = cpu ? cpu_layer_table_len : gpu_layer_table_len;
+    for (int i = 0; i < len; i++) {
+        const struct layer_entry *e = cpu ? &cpu_layer_table[i] : &gpu_layer_table[i];
         if (e->first == first && e->axis == axis && e->precision == c->precision && e->coef == c->coef &&
             !strcmp(e->scheme, c->s->name))
             return e;
@@ -500,7 +500,7 @@ static void layer_pass(struct stepper *m, int first, int axis, int level)
     memset(&a, 0, sizeof a);
     a.nx = c->grid[0], a.ny = c->grid[1], a.nz = c->grid[2];
     a.sy = m->sy, a.sz = m->sz;
-    a.thickness = c->pml, a.boundary = c->boundary;
+    a.thickness = c->pml, a.boundary = c->boundary, a.open_z = c->open_z;
     a.index = m->index;
     for (int q = 0; q < LAYER_TERMS; q++) {
         const int comp = t[q].component, half = component_half(comp, axis);
@@ -587,6 +587,12 @@ void step_prepare(const struct step_config *c)
         a[1] = a[2] = a[0];
         if (k) c->b->prepare(k, a, why, sizeof why);
     }
+    for (int h = 0; c->pml && c->b->prepare_layer && h < 2; h++)
+        for (int axis = 0; axis < 3; axis++) {
+            const struct layer_entry *e = layer_kernel(c, h ? EX : HX, axis);
+            char why[256];
+            if (e) c->b->prepare_layer(e, why, sizeof why);
+        }
 }
 
 double step_compiled_ms(const struct stepper *m)

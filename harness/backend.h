@@ -44,6 +44,8 @@ struct halo_args {
     int first_axis;
 };
 
+struct layer_entry; /* codegen/layer.h */
+
 struct backend {
     enum device device;
     /* 1 if usable; otherwise 0 with the reason in why ("no CUDA device: ..."). */
@@ -87,6 +89,8 @@ struct backend {
      * of that launch was obtained: the milliseconds this process spent compiling it, or -1 if it
      * came from the disk cache (kernel_origin in results.h words it for the CSV). */
     int (*prepare)(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n);
+    /* The same for a CPML layer kernel (codegen/layer.h), which has one launch shape. */
+    int (*prepare_layer)(const struct layer_entry *e, char *why, size_t n);
     double (*compiled_ms)(const struct kernel_entry *k, const struct kernel_args *a);
     /* Several devices of the kind in one process (the GPU; NULL on the CPU): how many there are,
      * and which one the calls after use_device go to (a decomposed grid's slab each). use_device:

@@ -51,7 +51,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
                                            .pml_order = PML_ORDER_DEFAULT},
                                      .variant = variants[v], .steps = quick ? 3 : 10, .reps = reps};
                 if (!step_supported(&c.c)) {
-                    if (pml && i == 0 && v == 0) fprintf(stderr, "  step with a layer: not yet on the %s\n", device_names[s->device]);
+                    if (pml && i == 0 && v == 0) fprintf(stderr, "  step with a layer: no layer kernels on the %s\n", device_names[s->device]);
                     continue;
                 }
                 step_default_launch(s, &c);

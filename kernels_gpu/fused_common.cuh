@@ -1,5 +1,5 @@
 /* What the GPU's fused half-step variants share: their arguments (three components' kernel_args,
- * by value) and the store that writes a node's halo images (trait halo). */
+ * by value) and the store that writes a node's halo images (trait halo; the layer kernels' too). */
 #ifndef KERNELS_GPU_FUSED_COMMON_CUH
 #define KERNELS_GPU_FUSED_COMMON_CUH
 
@@ -17,23 +17,23 @@ static __device__ __forceinline__ bool near_side(int c, int n) { return c <= HAL
 /* Writes v at node n of component comp and every halo cell that takes its value from n
  * (halo_rule.h; PEC wall nodes are zero), so that no refresh launch follows the half-step: along
  * each axis at most one image, so at most 7 in all (an edge or corner node). No thread reads a
- * halo cell of its own half-step's outputs, so the writes race with nothing. Along z, k is the
- * launch's plane: the slab's is k + z0 of zn (kernel.h), and its open faces take no image. AXES:
- * the images along the first AXES axes only (the wave step's kernels: x and y; its engine
- * refreshes z). */
+ * halo cell of its own half-step's outputs, so the writes race with nothing. s: the node's
+ * interior coordinates on axes of len nodes, open: each axis' open faces (no image), stride: the
+ * arrays' along each axis. AXES: the images along the first AXES axes only (the wave step's
+ * kernels: x and y; its engine refreshes z). The CPML's layer kernels (cpml.cu.layer) store
+ * through it too. */
 template <typename REAL, int AXES = 3>
-static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
+static __device__ __forceinline__ void store_images_at(REAL *o, long n, const int s[3], const int len[3],
+                                                       const int open[3], const long stride[3], int boundary, int comp,
+                                                       REAL v)
 {
-    const int s[3] = {i, j, k + a->z0}, len[3] = {a->nx, a->ny, a->zn > 0 ? a->zn : a->nz};
-    const int open[3] = {0, 0, a->open_z};
-    const long stride[3] = {1, a->sy, a->sz};
     long off[3];
     int sign[3], axes = 0;
     for (int ax = 0; ax < 3; ax++) {
         const int half = component_half(comp, ax);
         int p = s[ax];
-        if (halo_wall(a->boundary, half, open[ax], s[ax])) v = 0;
-        sign[ax] = ax < AXES ? halo_image(a->boundary, half, open[ax], len[ax], s[ax], &p) : 0;
+        if (halo_wall(boundary, half, open[ax], s[ax])) v = 0;
+        sign[ax] = ax < AXES ? halo_image(boundary, half, open[ax], len[ax], s[ax], &p) : 0;
         off[ax] = (p - s[ax]) * stride[ax];
         axes |= (sign[ax] != 0) << ax;
     }
@@ -46,6 +46,17 @@ static __device__ void store_images(REAL *o, long n, int i, int j, int k, const 
                 if (m >> ax & 1) d += off[ax], sg *= sign[ax];
             o[n + d] = sg < 0 ? -v : v;
         }
+}
+
+/* store_images_at for a fused kernel's node (i, j, k) of launch a: along z, k is the launch's
+ * plane, the slab's is k + z0 of zn (kernel.h), and its open faces take no image. */
+template <typename REAL, int AXES = 3>
+static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
+{
+    const int s[3] = {i, j, k + a->z0}, len[3] = {a->nx, a->ny, a->zn > 0 ? a->zn : a->nz};
+    const int open[3] = {0, 0, a->open_z};
+    const long stride[3] = {1, a->sy, a->sz};
+    store_images_at<REAL, AXES>(o, n, s, len, open, stride, a->boundary, comp, v);
 }
 
 #endif

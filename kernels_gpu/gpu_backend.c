@@ -429,6 +429,7 @@ static int gpu_sync(char *why, size_t n)
 
 int gpu_kernel_prepare(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n);
 double gpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_args *a);
+int gpu_layer_prepare(const struct layer_entry *e, char *why, size_t n);
 
 static const struct backend gpu = {
     .device = DEV_GPU,
@@ -449,6 +450,7 @@ static const struct backend gpu = {
     .refresh_halo = gpu_refresh_halo,
     .sync = gpu_sync,
     .prepare = gpu_kernel_prepare,
+    .prepare_layer = gpu_layer_prepare,
     .compiled_ms = gpu_kernel_compiled_ms,
     .devices = gpu_devices,
     .use_device = gpu_use_device,

@@ -16,9 +16,11 @@
 #include "emit.h"
 #include "gpu_internal.h"
 #include "gpu_rules.h"
+#include "layer.h"
 #include "results.h"
 
-/* The GPU templates (kernels_gpu/NAME.cu.in and NAME.cu.step), embedded by the generator. */
+/* The GPU templates (kernels_gpu/NAME.cu.in, NAME.cu.step and the layer's cpml.cu.layer), embedded by
+ * the generator. */
 extern const int gpu_template_count;
 extern const char *const gpu_template_names[], *const gpu_template_texts[];
 extern const struct kernel_entry gpu_fused_table[];
@@ -335,17 +337,32 @@ struct kstate {
     struct built **b;
 };
 
-static struct kstate *states; /* gpu_kernel_table's entries, then gpu_fused_table's */
+static struct kstate *states;       /* gpu_kernel_table's entries, then gpu_fused_table's */
+static struct kstate *layer_states; /* gpu_layer_table's (no rule: one launch shape) */
 
-static const struct template *template_of(const char *variant, int step)
+static const struct template *template_of(const char *variant, int step, int layer)
 {
     static struct template *t;
     if (!t && !(t = calloc((size_t)gpu_template_count, sizeof *t))) emit_fail("out of memory");
     for (int i = 0; i < gpu_template_count; i++) {
         if (!t[i].text) template_parse(&t[i], gpu_template_names[i], gpu_template_texts[i]);
-        if (!strcmp(t[i].variant, variant) && t[i].step == step) return &t[i];
+        if (!strcmp(t[i].variant, variant) && t[i].step == step && t[i].layer == layer) return &t[i];
     }
     emit_fail("no GPU template for variant %s in this build", variant);
+}
+
+/* Kernel d's source from its template st->t, named st->name. */
+static char *source_of(const struct kstate *st, const struct kernel_desc *d)
+{
+    struct buf b = {0};
+    put(&b, "/* %s, generated from %s and %s; compiled at run time by fdtdbench. */\n", st->name, st->t->path,
+        d->s->file);
+    put_prologue(st->t, &b);
+    put_kernel(d, st->t, &b);
+    /* The test of a failed compilation: a kernel whose name holds this text gets a syntax error. */
+    const char *bad = getenv("FDTDBENCH_TEST_BAD_KERNEL");
+    if (bad && bad[0] && strstr(st->name, bad)) put(&b, "\nthis line is a syntax error planted by FDTDBENCH_TEST_BAD_KERNEL\n");
+    return b.s;
 }
 
 static struct kstate *state_of(const struct kernel_entry *k)
@@ -363,7 +380,7 @@ static struct kstate *state_of(const struct kernel_entry *k)
             for (size_t r = 0; r < sizeof rules / sizeof rules[0] && !st->rule; r++)
                 if (!strcmp(rules[r].variant, k->variant) && !rules[r].run_all == !fused) st->rule = &rules[r];
             if (!st->rule) emit_fail("no launch rule for GPU variant %s (kernels_gpu/launch.c)", k->variant);
-            st->t = template_of(k->variant, fused);
+            st->t = template_of(k->variant, fused, 0);
             const struct kernel_desc d = {.s = scheme_find(k->scheme), .component = k->component,
                                           .precision = k->precision, .coef = k->coef, .variant = st->t->variant,
                                           .traits = &st->t->traits, .device = st->t->device};
@@ -373,15 +390,7 @@ static struct kstate *state_of(const struct kernel_entry *k)
             f->k = k, f->real = k->precision == F32 ? 4 : 8, f->traits = &st->t->traits;
             source_boxes(&d, fused, f->lo, f->hi);
             f->nnode = node_array_count(&d, fused);
-            struct buf b = {0};
-            put(&b, "/* %s, generated from %s and %s; compiled at run time by fdtdbench. */\n", st->name,
-                st->t->path, d.s->file);
-            put_prologue(st->t, &b);
-            put_kernel(&d, st->t, &b);
-            /* The test of a failed compilation: a kernel whose name holds this text gets a syntax error. */
-            const char *bad = getenv("FDTDBENCH_TEST_BAD_KERNEL");
-            if (bad && bad[0] && strstr(st->name, bad)) put(&b, "\nthis line is a syntax error planted by FDTDBENCH_TEST_BAD_KERNEL\n");
-            st->source = b.s;
+            st->source = source_of(st, &d);
         }
     }
     return st;
@@ -497,11 +506,74 @@ double gpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_
     return b->code.from_cache ? -1 : b->code.compile_ms;
 }
 
+static void forget(struct kstate *st, int count)
+{
+    for (int i = 0; st && i < count; i++) {
+        for (int j = 0; j < st[i].n; j++) free(st[i].b[j]->code.code), free(st[i].b[j]);
+        st[i].n = 0; /* the modules stay loaded: a kernel launched before may still run */
+    }
+}
+
 void gpu_kernels_forget(void)
 {
 #pragma omp critical(gpu_kernels)
-    for (int i = 0; states && i < gpu_kernel_table_len + gpu_fused_table_len; i++) {
-        for (int j = 0; j < states[i].n; j++) free(states[i].b[j]->code.code), free(states[i].b[j]);
-        states[i].n = 0; /* the modules stay loaded: a kernel launched before may still run */
+    {
+        forget(states, gpu_kernel_table_len + gpu_fused_table_len);
+        forget(layer_states, gpu_layer_table_len);
     }
+}
+
+/* ---- the CPML's layer kernels (codegen/layer.h; gpu_layer_table's launchers call these) ----------- */
+
+/* One thread per slab cell, in 1-D blocks (cpml.cu.layer): one launch, the only constant the block. */
+enum { LAYER_BLOCK = 256 };
+
+static struct kstate *layer_state_of(const struct layer_entry *e)
+{
+    struct kstate *st;
+#pragma omp critical(gpu_kernels)
+    {
+        emit_program = "fdtdbench: kernel generator";
+        if (!layer_states && !(layer_states = calloc((size_t)gpu_layer_table_len, sizeof *layer_states)))
+            emit_fail("out of memory");
+        st = &layer_states[e - gpu_layer_table];
+        if (!st->source) {
+            st->t = template_of(e->variant, 0, 1);
+            const struct kernel_desc d = {.s = scheme_find(e->scheme), .component = e->first, .precision = e->precision,
+                                          .coef = e->coef, .variant = st->t->variant, .traits = &st->t->traits,
+                                          .device = st->t->device, .axis = e->axis};
+            if (!d.s) emit_fail("no scheme %s in this build", e->scheme);
+            kernel_name(st->name, sizeof st->name, &d);
+            st->source = source_of(st, &d);
+        }
+    }
+    return st;
+}
+
+static struct built *layer_built(struct kstate *st)
+{
+    struct shape s;
+    memset(&s, 0, sizeof s);
+    constant(&s, "LAYER_BLOCK", LAYER_BLOCK);
+    return build(st, &s);
+}
+
+void gpu_layer_launch(const struct layer_entry *e, const struct layer_args *a)
+{
+    struct kstate *st = layer_state_of(e);
+    const void *fn = function_of(st, layer_built(st));
+    const int n[3] = {a->nx, a->ny, a->nz};
+    long cells = 1;
+    for (int ax = 0; ax < 3; ax++) cells *= ax == e->axis ? 2 * a->thickness : n[ax];
+    struct layer_args args = *a;
+    void *params[] = {&args};
+    static const unsigned block[3] = {LAYER_BLOCK, 1, 1};
+    gpu_start(fn, blocks_for(cells, LAYER_BLOCK), 1, 1, block, 0, params);
+}
+
+int gpu_layer_prepare(const struct layer_entry *e, char *why, size_t n)
+{
+    (void)why, (void)n;
+    layer_built(layer_state_of(e));
+    return 0;
 }

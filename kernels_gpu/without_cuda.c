@@ -1,9 +1,10 @@
 /* The GPU backend of a build without nvcc: it says why it is not available, and its other
- * entries fail loudly should anything call them regardless. The GPU kernel table is empty. */
+ * entries fail loudly should anything call them regardless. The GPU kernel tables are empty. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "backend.h"
+#include "layer.h"
 #include "rtc.h"
 
 #define WHY "built without CUDA (nvcc was not found at build time)"
@@ -12,6 +13,8 @@ const struct kernel_entry gpu_kernel_table[1] = {{.scheme = NULL}}; /* C has no 
 const int gpu_kernel_table_len = 0;
 const struct kernel_entry gpu_fused_table[1] = {{.scheme = NULL}};
 const int gpu_fused_table_len = 0;
+const struct layer_entry gpu_layer_table[1] = {{.scheme = NULL}};
+const int gpu_layer_table_len = 0;
 
 static int none_available(char *why, size_t n)
 {

@@ -67,6 +67,13 @@ f=""
     f="$(cat "$tmp/out" "$tmp/err")"
 result "the wave step's GPU kernels compile" "$f"
 
+# The CPML's GPU layer kernels (kernels_gpu/cpml.cu.layer) compile for the H100 (run and verified on a
+# GPU only, by test_pml): FV24's, 36 kernels (two half-steps, three axes, two precisions, three storages).
+f=""
+"$B" cache --warm --arch sm_90 --scheme fv24 --variant cpml >"$tmp/out" 2>"$tmp/err" && counts 36 0 ||
+    f="$(cat "$tmp/out" "$tmp/err")"
+result "the CPML's GPU layer kernels compile" "$f"
+
 # A kernel that does not compile (the test hook plants a syntax error): one line naming it and
 # the log, exit 2, no entry for it, the log holds NVRTC's error.
 f=""

@@ -34,7 +34,9 @@ expect_error "negative layer" "--pml: '-1' is not a whole number from 0" --pml -
 expect_error "grading order 0" "--pml-order: '0' is not a whole number from 1 to 6" --pml 2 --pml-order 0
 expect_error "grading order 7" "--pml-order: '7' is not a whole number from 1 to 6" --pml 2 --pml-order 7
 expect_error "layer in a periodic box" "--pml: the layer ends on PEC walls" --pml 2 --boundary periodic
-expect_error "layer on the GPU" "--pml: not yet on the GPU" --pml 2 --device gpu
+# The GPU takes a layer (its kernels are verified by test_pml); without one, one line says so.
+"$B" probe --device gpu >/dev/null 2>&1 ||
+    expect_error "layer on a GPU that is not there" "the gpu is not usable" --pml 2 --device gpu --grid 16
 # A grid split into slabs: refused before anything is allocated.
 expect_error "slabs thinner than the halo" "--slabs 20: 41 planes along z make slabs of 2, thinner than the 4" \
     --grid 40x40x41 --slabs 20
