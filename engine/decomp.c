@@ -287,6 +287,7 @@ static int sync_all(struct decomp *d, char *why, size_t n)
 
 int decomp_run(struct decomp *d, int steps, char *why, size_t n)
 {
+    if (d->d.slabs == 1) return step_run(d->m[0], steps, why, n); /* undivided: its own schedule (a wave's passes) */
     for (int t = 0; t < steps; t++)
         if (half_step(d, HX, why, n) || half_step(d, EX, why, n)) return -1;
     return sync_all(d, why, n);
