@@ -355,11 +355,12 @@ static int is_default(const struct csv *f, int r)
 }
 
 /* The row a row's ratios are taken against: the reference scheme's row of the same table with
- * the same component, variant, precision, coefficients, layer, grid and threads; -1 if none. */
+ * the same component, variant, steps per pass, precision, coefficients, layer, slabs, grid and
+ * threads; -1 if none. */
 static int ref_row(const struct csv *f, const char *table, int r)
 {
-    static const char *const same[] = {"table", "component", "variant", "precision", "coef", "pml", "nx", "ny", "nz",
-                                       "threads"};
+    static const char *const same[] = {"table", "component", "variant", "tsteps", "precision", "coef", "pml",
+                                       "slabs", "nx", "ny", "nz", "threads"};
     const struct scheme *ref = scheme_reference();
     if (!ref) return -1;
     for (int y = 0; y < f->nrow; y++) {
