@@ -81,6 +81,8 @@ int cmd_step(int argc, char **argv)
          NULL, 0},
         CLI_OPT_ROWS(&c.c.rows),
         CLI_OPT_STAGES(&c.c.stages),
+        {"regs", CLI_INT, "R", "GPU fused: registers per thread at most (tuned, else the compiler's choice)", &c.c.regs,
+         16, 255, NULL, 0},
         {"boundary", CLI_CHOICE, "periodic|pec",
          "periodic wrap, or PEC walls (tangential E zero) (periodic; pec with --pml)", &c.c.boundary, 0, 0,
          boundary_names, NBOUNDARIES},
@@ -134,6 +136,9 @@ int cmd_step(int argc, char **argv)
         cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, fused25d on a GPU, wave on the CPU, or a "
                   "kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
+    if (c.c.regs && (device != DEV_GPU || strcmp(c.variant, STEP_FUSED)))
+        cli_error("--regs: a register cap for the GPU's fused kernels (--device gpu --variant fused), not %s %s",
+                  device_names[device], c.variant);
     step_default_launch(&s, &c); /* with --block given: only rows, where not given */
     double w[MAX_GROUPS];
     if (step_vacuum(&c.c, w, why, sizeof why)) cli_error("%s", why);

@@ -46,7 +46,8 @@ static const char *const help =
     "of each scheme and coefficient storage instead, saved as variant step:VARIANT; step and bench use it:\n"
     "its blocks (tiles) at the first node count (tiles also one plane shallower), the three fastest\n"
     "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
-    "more; timed with one sample, then the final few with --reps, as above. With --device cpu, --step\n"
+    "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
+    "its registers capped at 40, 48 and 64 a thread (step --regs). With --device cpu, --step\n"
     "tunes the temporally blocked step (wave) instead: its steps per pass (1, 2, 4, 8, then one more and\n"
     "less than the best) and planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
 
@@ -436,7 +437,9 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
  * less and one more, a few launches more rather than a larger set),
  * screened and confirmed as the kernels are (FINALS), and saved as variant "step:VARIANT"
  * (tuned.h), which step and bench then use. On the H100 the second node count won only with one of
- * the three fastest blocks at the first. Every measurement is a verified step_measure; the
+ * the three fastest blocks at the first. The fused variant's winner is then timed with its
+ * registers capped at 40, 48 and 64 a thread, and keeps the fastest (regs). The GPU wave step is
+ * not tuned (slower than fused at every steps per pass tried). Every measurement is a verified step_measure; the
  * winners also go to stdout. */
 static int tune_steps(struct session *s, struct table *table, const char *path, int precision, int force, int reps,
                       const int given_grid[3])
@@ -463,11 +466,12 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                                            .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
                                      .variant = fused[v], .steps = 5, .reps = reps};
                 if (!step_supported(&c.c) || (!force && table_find(table, &e))) continue;
+                const struct variant_traits *t = step_traits(&c.c); /* this storage's kernels' */
+                if (t->planes) continue; /* the GPU wave: slower than fused at every T tried (notes) */
                 if (step_vacuum(&c.c, w, why, sizeof why) || step_fits(&c, &s->desc, why, sizeof why)) {
                     fprintf(stderr, "tune --step: %s %s: %s\n", scheme_at(i)->name, coef_names[coef], why);
                     continue;
                 }
-                const struct variant_traits *t = step_traits(&c.c); /* this storage's kernels' */
                 const int flat = t->flat;
                 const int(*shapes)[3] = flat ? tiles : blocks, *zn = flat ? tile_nodes : block_nodes;
                 const int nshapes = flat ? (int)(sizeof tiles / sizeof tiles[0]) : (int)(sizeof blocks / sizeof blocks[0]);
@@ -496,9 +500,25 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                             fused[v], why);
                     continue;
                 }
-                fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes%s, %.1f MCells/s (cells x steps), %.1f GB/s\n",
+                if (!flat) { /* then register caps at the winner's launch (FUSED_MAXNREG: -3 to +16%, notes) */
+                    static const int caps[] = {40, 48, 64};
+                    struct shapes win = {0};
+                    struct timed capped = {0};
+                    add_launch(&win, e.block, e.nodes, e.rows, e.stages);
+                    for (size_t r = 0; r < sizeof caps / sizeof caps[0]; r++) {
+                        const double before = e.mcells_per_s;
+                        c.c.regs = caps[r];
+                        try_steps(s, &c, &win, reps, &e, &capped, grid, why, sizeof why);
+                        if (e.mcells_per_s > before) e.regs = caps[r];
+                        capped.s.n = 0; /* the same launch again, at the next cap */
+                    }
+                    c.c.regs = 0;
+                }
+                char cap[32] = "";
+                if (e.regs) snprintf(cap, sizeof cap, ", %d registers at most", e.regs);
+                fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes%s%s, %.1f MCells/s (cells x steps), %.1f GB/s\n",
                         e.scheme, coef_names[coef], fused[v], e.block[0], e.block[1], e.block[2], e.nodes,
-                        tiling_text(e.rows, e.stages), e.mcells_per_s, e.gbs);
+                        tiling_text(e.rows, e.stages), cap, e.mcells_per_s, e.gbs);
                 table_put(table, &e);
                 table_write(table, path, s, grid);
                 tuned_print(stdout, &e);

@@ -31,6 +31,7 @@ struct kernel_args {
     int nodes;         /* GPU variants that march along z: consecutive nodes per thread (1 otherwise) */
     int rows;          /* GPU tiled variants: adjacent rows of nodes per thread along y (0: the default) */
     int stages;        /* GPU tiled variants: pipeline depth, planes copied ahead (0: the default) */
+    int regs;          /* GPU fused variant: registers per thread at most (0: the compiler's choice) */
     int boundary;      /* the step engine's enum boundary (halo_rule.h), for kernels that write their own halo */
     int box[2][2];     /* kernels with trait planes (the CPU's wave step): the rows box[0][0] .. box[0][1]-1
                         * of the planes box[1][0] .. box[1][1]-1 only */

@@ -467,7 +467,7 @@ static void component_args(const struct stepper *m, int comp, struct kernel_args
     a->index = m->index;
     memcpy(a->block, c->block, sizeof a->block);
     a->nodes = c->nodes > 0 ? c->nodes : 1;
-    a->rows = c->rows, a->stages = c->stages; /* 0: the kernel's default */
+    a->rows = c->rows, a->stages = c->stages, a->regs = c->regs; /* 0: the kernel's default */
     a->boundary = c->boundary, a->open_z = c->open_z;
 }
 
@@ -584,6 +584,7 @@ void step_prepare(const struct step_config *c)
         a[0].sy = c->grid[0] + 2 * HALO, a[0].sz = a[0].sy * (c->grid[1] + 2 * HALO);
         memcpy(a[0].block, c->block, sizeof a[0].block);
         a[0].nodes = c->nodes > 0 ? c->nodes : 1, a[0].rows = c->rows, a[0].stages = c->stages;
+        a[0].regs = c->regs;
         a[1] = a[2] = a[0];
         if (k) c->b->prepare(k, a, why, sizeof why);
     }

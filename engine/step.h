@@ -21,6 +21,7 @@ struct step_config {
     int block[3], nodes;  /* kernel_args.block and .nodes (0: one node per thread) */
     int rows;             /* kernel_args.rows (0: unset, the kernels' default) */
     int stages;           /* kernel_args.stages (0: unset, the kernels' default) */
+    int regs;             /* kernel_args.regs (0: unset, the compiler's choice) */
     int tsteps;           /* a temporally blocked variant (wave.h): steps per pass over memory (0: its
                            * default); the others take 0 or 1. block[2]: its planes per sweep step */
     int grid[3];          /* interior cells, each at least STEP_MIN_GRID */

@@ -186,6 +186,9 @@ struct step_record {
       NUM(m->c->c.rows > 1 ? m->c->c.rows : 1))                                                                        \
     X(stages, "", "%.0f", NULL, 1, NULL, "GPU tiled variants: pipeline depth, planes copied ahead (0: no pipeline)",   \
       NUM(m->c->c.stages))                                                                                             \
+    X(regs, "", "%.0f", "regs", 1, "%.0f",                                                                            \
+      "GPU fused variant: registers per thread at most (empty: the compiler's choice)",                                \
+      NUM(m->c->c.regs > 0 ? m->c->c.regs : NAN))                                                                      \
     X(tsteps, "", "%.0f", NULL, 1, NULL,                                                                               \
       "steps advanced per pass over memory: the temporally blocked variant's (wave), 1 for the others",               \
       NUM(step_tsteps(&m->c->c)))                                                                                      \

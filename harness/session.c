@@ -82,7 +82,7 @@ void default_launch(const struct session *s, struct run_config *c)
     if (c->block[0] || c->block[1]) { /* a GPU block, or a CPU tile (0xJxK) */
         if (!c->nodes && k) c->nodes = k->traits.nodes;
     } else if (tuned_block(slug, c->scheme->name, c->component, c->precision, c->coef, c->variant, c->grid, c->block,
-                           &nodes, &rows, &stages) == 0) {
+                           &nodes, &rows, &stages, NULL) == 0) {
         if (!c->nodes) c->nodes = nodes;
         if (!c->rows) c->rows = rows;
         if (!c->stages) c->stages = stages;
@@ -104,14 +104,14 @@ void step_default_launch(const struct session *s, struct step_run *c)
     struct step_config *sc = &c->c;
     char tuned[64];
     snprintf(tuned, sizeof tuned, TUNED_STEP_PREFIX "%s", c->variant);
-    int nodes = 1, rows = 0, stages = 0;
+    int nodes = 1, rows = 0, stages = 0, regs = 0;
     const int given = sc->block[0] || sc->block[1]; /* a GPU block, or a CPU tile: nodes as given */
     if (step_temporal(s->device, sc->variant)) { /* its steps per pass (its tuned line's nodes) and tile */
         char slug[128];
         int block[3] = {0, 0, 1}, tsteps = WAVE_DEFAULT_STEPS; /* on the CPU a plane a sweep step */
         session_tuned_slug(s, c->threads, slug, sizeof slug);
         const int found =
-            !tuned_block(slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, block, &tsteps, &rows, &stages);
+            !tuned_block(slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, block, &tsteps, &rows, &stages, NULL);
         if (!sc->tsteps) sc->tsteps = tsteps;
         if (found || s->device == DEV_CPU) {
             if (!sc->block[0] && !sc->block[2]) memcpy(sc->block, block, sizeof sc->block);
@@ -120,10 +120,11 @@ void step_default_launch(const struct session *s, struct step_run *c)
     }
     if (!given && s->device == DEV_GPU &&
         tuned_block(s->slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, sc->block, &nodes, &rows,
-                    &stages) == 0) {
+                    &stages, &regs) == 0) {
         if (!sc->nodes) sc->nodes = nodes;
         if (!sc->rows) sc->rows = rows;
         if (!sc->stages) sc->stages = stages;
+        if (!sc->regs) sc->regs = regs;
     } else if (!given && !declared_launch(step_fused_traits(s->device, sc->variant), sc->block, &sc->nodes)) {
         /* not a fused variant with a default of its own (fused25d: a tile marching its planes) */
         struct run_config rc = {.scheme = sc->s, .component = HX, .precision = sc->precision, .coef = sc->coef,

@@ -15,8 +15,8 @@ static int name_index(const char *name, const char *const *names, int count)
     return -1;
 }
 
-/* Blank-separated fields: 12 in a kernel line (16 values: block and grid hold three each), 11 in
- * one from before stages, 10 in one from before rows. */
+/* Blank-separated fields: 13 in a kernel line (17 values: block and grid hold three each), 12 in
+ * one from before regs, 11 from before stages, 10 from before rows. */
 static int field_count(const char *line)
 {
     int n = 0;
@@ -33,7 +33,12 @@ int tuned_parse(const char *line, struct tuned_entry *e)
     memset(e, 0, sizeof *e);
     const int fields = field_count(line);
     int got = -1, values = 14; /* what an old line lacks stays 0 */
-    if (fields == 12)
+    if (fields == 13)
+        values = 17, got = sscanf(line, " %15s %7s %7s %15s %31s %dx%dx%d %d %d %d %d %lf %lf %dx%dx%d %c", e->scheme,
+                                  comp, prec, coef, e->variant, &e->block[0], &e->block[1], &e->block[2], &e->nodes,
+                                  &e->rows, &e->stages, &e->regs, &e->mcells_per_s, &e->gbs, &e->grid[0], &e->grid[1],
+                                  &e->grid[2], &tail);
+    else if (fields == 12)
         values = 16, got = sscanf(line, " %15s %7s %7s %15s %31s %dx%dx%d %d %d %d %lf %lf %dx%dx%d %c", e->scheme, comp,
                                   prec, coef, e->variant, &e->block[0], &e->block[1], &e->block[2], &e->nodes, &e->rows,
                                   &e->stages, &e->mcells_per_s, &e->gbs, &e->grid[0], &e->grid[1], &e->grid[2], &tail);
@@ -45,7 +50,9 @@ int tuned_parse(const char *line, struct tuned_entry *e)
         got = sscanf(line, " %15s %7s %7s %15s %31s %dx%dx%d %d %lf %lf %dx%dx%d %c", e->scheme, comp, prec, coef,
                      e->variant, &e->block[0], &e->block[1], &e->block[2], &e->nodes, &e->mcells_per_s, &e->gbs,
                      &e->grid[0], &e->grid[1], &e->grid[2], &tail);
-    if (got != values || e->scheme[0] == '#' || e->nodes < 1 || e->rows < 0 || e->stages < 0) return -1;
+    if (got != values || e->scheme[0] == '#' || e->nodes < 1 || e->rows < 0 || e->stages < 0 ||
+        e->regs < 0)
+        return -1;
     e->component = component_from_name(comp);
     e->precision = name_index(prec, precision_names, 2);
     e->coef = name_index(coef, coef_names, NCOEF_STORAGES);
@@ -54,8 +61,8 @@ int tuned_parse(const char *line, struct tuned_entry *e)
 
 void tuned_print_header(FILE *f)
 {
-    fprintf(f, "#%-6s %-4s %-4s %-7s %-9s %-9s %5s %4s %6s %10s %8s  %s\n", "scheme", "comp", "prec", "coef", "variant",
-            "block", "nodes", "rows", "stages", "mcells/s", "GB/s", "grid");
+    fprintf(f, "#%-6s %-4s %-4s %-7s %-9s %-9s %5s %4s %6s %4s %10s %8s  %s\n", "scheme", "comp", "prec", "coef",
+            "variant", "block", "nodes", "rows", "stages", "regs", "mcells/s", "GB/s", "grid");
 }
 
 void tuned_print(FILE *f, const struct tuned_entry *e)
@@ -64,9 +71,9 @@ void tuned_print(FILE *f, const struct tuned_entry *e)
     snprintf(block, sizeof block, "%dx%dx%d", e->block[0], e->block[1], e->block[2]);
     snprintf(grid, sizeof grid, "%dx%dx%d", e->grid[0], e->grid[1], e->grid[2]);
     /* rows and stages as they are: 0 (an old line's) means the kernel's default, not one row */
-    fprintf(f, "%-7s %-4s %-4s %-7s %-9s %-9s %5d %4d %6d %10.1f %8.1f  %s\n", e->scheme, component_names[e->component],
-            precision_names[e->precision], coef_names[e->coef], e->variant, block, e->nodes > 1 ? e->nodes : 1,
-            e->rows, e->stages, e->mcells_per_s, e->gbs, grid);
+    fprintf(f, "%-7s %-4s %-4s %-7s %-9s %-9s %5d %4d %6d %4d %10.1f %8.1f  %s\n", e->scheme,
+            component_names[e->component], precision_names[e->precision], coef_names[e->coef], e->variant, block,
+            e->nodes > 1 ? e->nodes : 1, e->rows, e->stages, e->regs, e->mcells_per_s, e->gbs, grid);
 }
 
 int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b)
@@ -87,7 +94,7 @@ static double grid_distance(const int a[3], const int b[3])
 }
 
 int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
-                const char *variant, const int grid[3], int block[3], int *nodes, int *rows, int *stages)
+                const char *variant, const int grid[3], int block[3], int *nodes, int *rows, int *stages, int *regs)
 {
     char path[512], line[512];
     tuned_path(gpu_slug, path, sizeof path);
@@ -108,6 +115,7 @@ int tuned_block(const char *gpu_slug, const char *scheme, int component, int pre
             best = d;
             memcpy(block, e.block, sizeof e.block);
             *nodes = e.nodes, *rows = e.rows, *stages = e.stages;
+            if (regs) *regs = e.regs;
         }
     }
     fclose(f);

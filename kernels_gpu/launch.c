@@ -225,7 +225,8 @@ static void tile25d_run(const void *fn, const struct shape *s)
 
 /* fused: one thread per node (a.nodes along z, the kernel's FUSED_NODES, unrolled), 3-D blocks,
  * chunks as the baseline's; no launch bounds, so the block is checked against the compiled
- * kernel's own limit (gpu_kernel_accepts). */
+ * kernel's own limit (gpu_kernel_accepts); a.regs, where set, caps its registers per thread
+ * (FUSED_MAXNREG: tune --step tries a few caps at its best launch). */
 enum { FUSED_MAX_NODES = 8 };
 
 static void fused_shape(const struct facts *f, const struct kernel_args *a, struct shape *s)
@@ -234,6 +235,7 @@ static void fused_shape(const struct facts *f, const struct kernel_args *a, stru
     plain_shape(a, s);
     s->args.nodes = a->nodes > 0 ? a->nodes : 1;
     constant(s, "FUSED_NODES", s->args.nodes);
+    if (a->regs > 0) constant(s, "FUSED_MAXNREG", a->regs); /* a tuned cap: more loads in flight, or more warps */
 }
 
 static int fused_check(const struct facts *f, const struct shape *s, char *why, size_t n)

@@ -143,19 +143,22 @@ static void verification_matches_launch(void)
     CHECK(check_extent(&c, why, sizeof why) == -1 && strstr(why, "more than the grid"), "tile accepted: %s", why);
 }
 
-/* Tuned-file lines: a new one (with rows and stages) reads back as printed; those from before
- * either column read it as 0 (the kernel's default) and are printed back so; every line of the
+/* Tuned-file lines: a new one (with rows, stages and regs) reads back as printed; those from before
+ * any of these columns read it as 0 (the kernel's default) and are printed back so; every line of the
  * committed tuned files loads; tuned_block finds each kind, and of a kernel tuned at several grids
  * the line of the grid nearest the run's; tuned_fastest_variant ranks the kernels at a grid. */
 static void tuned_lines_old_and_new(void)
 {
     struct tuned_entry e, back;
-    const char *now = "fv24    hx   f32  uniform tile25d   32x4x1       64    4      2    12345.6   2345.6  512x512x512\n";
+    const char *now = "fv24    hx   f32  uniform tile25d   32x4x1       64    4      2   48    12345.6   2345.6  512x512x512\n";
+    const char *pre_regs = "fv24 hx f32 uniform tile25d 32x4x1 64 4 2 12345.6 2345.6 512x512x512\n";
     const char *old = "fv24    hx   f32  array   tile25d   128x4x1      64    12082.0   2609.7  512x512x512\n";
     const char *rows_only = "s22 hx f32 array tile25d 64x2x1 32 2 11000.0 2000.0 512x512x512\n";
-    CHECK(tuned_parse(now, &e) == 0 && e.rows == 4 && e.stages == 2 && e.nodes == 64 && e.block[1] == 4 &&
-              e.coef == COEF_UNIFORM && e.mcells_per_s > 12345 && e.grid[2] == 512,
-          "new line: rows %d, stages %d, nodes %d", e.rows, e.stages, e.nodes);
+    CHECK(tuned_parse(now, &e) == 0 && e.rows == 4 && e.stages == 2 && e.regs == 48 && e.nodes == 64 &&
+              e.block[1] == 4 && e.coef == COEF_UNIFORM && e.mcells_per_s > 12345 && e.grid[2] == 512,
+          "new line: rows %d, stages %d, regs %d, nodes %d", e.rows, e.stages, e.regs, e.nodes);
+    CHECK(tuned_parse(pre_regs, &back) == 0 && back.rows == 4 && back.stages == 2 && back.regs == 0,
+          "line from before regs: rows %d, stages %d, regs %d", back.rows, back.stages, back.regs);
     char line[256];
     FILE *f = fmemopen(line, sizeof line, "w");
     tuned_print(f, &e);
@@ -175,8 +178,10 @@ static void tuned_lines_old_and_new(void)
           "negative rows accepted");
     CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 -3 12082.0 2609.7 512x512x512", &e) == -1,
           "negative stages accepted");
-    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 3 1 12082.0 2609.7 512x512x512", &e) == -1,
-          "a line of 13 fields accepted");
+    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 3 -1 12082.0 2609.7 512x512x512", &e) == -1,
+          "negative regs accepted");
+    CHECK(tuned_parse("fv24 hx f32 array tile25d 128x4x1 64 4 3 1 1 12082.0 2609.7 512x512x512", &e) == -1,
+          "a line of 14 fields accepted");
     /* Every committed tuned file (what run, bench and step read on that GPU) loads whole. */
     static const char *const committed[] = {TUNED_DIR "/gpu-nvidia-h100-80gb-hbm3.conf",
                                              "results/gpu-nvidia-h100-80gb-hbm3/experiments/statictiles-tuned.conf"};
@@ -213,27 +218,27 @@ static void tuned_lines_old_and_new(void)
               f);
         fclose(f);
     }
-    int block[3], nodes, rows, stages;
+    int block[3], nodes, rows, stages, regs = 0;
     static const int g512[3] = {512, 512, 512}, g300[3] = {300, 300, 300}, g384[3] = {384, 384, 384},
                      g640[3] = {640, 640, 640};
-    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g512, block, &nodes, &rows, &stages) == 0 &&
-              rows == 4 && stages == 2 && block[0] == 32,
-          "new line: %dx%dx%d, rows %d, stages %d", block[0], block[1], block[2], rows, stages);
-    CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", g512, block, &nodes, &rows, &stages) == 0 &&
+    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g512, block, &nodes, &rows, &stages, &regs) ==
+                  0 && rows == 4 && stages == 2 && regs == 48 && block[0] == 32,
+          "new line: %dx%dx%d, rows %d, stages %d, regs %d", block[0], block[1], block[2], rows, stages, regs);
+    CHECK(tuned_block("gpu-test", "fv24", EY, F32, COEF_ARRAY, "tile25d", g512, block, &nodes, &rows, &stages, NULL) == 0 &&
               rows == 0 && stages == 0 && block[0] == 128 && nodes == 64,
           "old line, from another component: %dx%dx%d, rows %d", block[0], block[1], block[2], rows);
-    CHECK(tuned_block("gpu-test", "s22", HX, F32, COEF_ARRAY, "tile25d", g512, block, &nodes, &rows, &stages) == 0 &&
+    CHECK(tuned_block("gpu-test", "s22", HX, F32, COEF_ARRAY, "tile25d", g512, block, &nodes, &rows, &stages, NULL) == 0 &&
               rows == 2 && stages == 0 && block[0] == 64,
           "line from before stages: %dx%dx%d, rows %d, stages %d", block[0], block[1], block[2], rows, stages);
     /* A kernel tuned at 512^3 and 300^3: each run takes the nearer grid's line (384^3 is nearer 300^3
      * by cell count), another component the same. */
-    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g300, block, &nodes, &rows, &stages) == 0 &&
+    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g300, block, &nodes, &rows, &stages, NULL) == 0 &&
               block[0] == 100 && nodes == 16 && rows == 2 && stages == 3,
           "at 300^3: %dx%dx%d, rows %d, stages %d", block[0], block[1], block[2], rows, stages);
-    CHECK(tuned_block("gpu-test", "fv24", EZ, F32, COEF_UNIFORM, "tile25d", g384, block, &nodes, &rows, &stages) == 0 &&
+    CHECK(tuned_block("gpu-test", "fv24", EZ, F32, COEF_UNIFORM, "tile25d", g384, block, &nodes, &rows, &stages, NULL) == 0 &&
               block[0] == 100,
           "at 384^3, another component: %dx%dx%d", block[0], block[1], block[2]);
-    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g640, block, &nodes, &rows, &stages) == 0 &&
+    CHECK(tuned_block("gpu-test", "fv24", HX, F32, COEF_UNIFORM, "tile25d", g640, block, &nodes, &rows, &stages, NULL) == 0 &&
               block[0] == 32,
           "at 640^3: %dx%dx%d", block[0], block[1], block[2]);
     /* The fastest kernel variant of a precision (bench's f64 table) at a grid: not a full step's

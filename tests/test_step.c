@@ -33,7 +33,7 @@ static struct step_config config(const struct backend *b, const struct scheme *s
  * counted there instead of failing: a row count or depth some storage's kernels were not compiled
  * for. */
 static int verify_all_on(const struct backend *b, const char *variant, const int grid[3], const int block[3], int nodes,
-                         int rows, int stages, int *refused, double *worst_all)
+                         int rows, int stages, int regs, int *refused, double *worst_all)
 {
     int checked = 0;
     /* Where kernels are compiled at run time, all of them first, on every core. */
@@ -46,7 +46,7 @@ static int verify_all_on(const struct backend *b, const char *variant, const int
                 c.precision = p, c.coef = coef;
                 if (!b->prepare || !step_supported(&c)) continue;
                 if (block) memcpy(c.block, block, sizeof c.block);
-                c.nodes = nodes, c.rows = rows, c.stages = stages;
+                c.nodes = nodes, c.rows = rows, c.stages = stages, c.regs = regs;
                 step_prepare(&c);
             }
     for (int i = 0; i < scheme_count(); i++)
@@ -60,7 +60,7 @@ static int verify_all_on(const struct backend *b, const char *variant, const int
                     if (grid) memcpy(c.grid, grid, sizeof c.grid);
                     if (!step_supported(&c)) continue;
                     if (block) memcpy(c.block, block, sizeof c.block);
-                    c.nodes = nodes, c.rows = rows, c.stages = stages;
+                    c.nodes = nodes, c.rows = rows, c.stages = stages, c.regs = regs;
                     struct stepper *m = refused ? step_open(&c, why, sizeof why) : NULL;
                     if (refused && !m) {
                         ++*refused;
@@ -76,7 +76,7 @@ static int verify_all_on(const struct backend *b, const char *variant, const int
 
 static int verify_all(const struct backend *b, const char *variant, const int block[3], int nodes, double *worst_all)
 {
-    return verify_all_on(b, variant, NULL, block, nodes, 0, 0, NULL, worst_all);
+    return verify_all_on(b, variant, NULL, block, nodes, 0, 0, 0, NULL, worst_all);
 }
 
 /* Both CPU variants: each component's own kernel (plain, default tiles: whole rows of a plane),
@@ -425,10 +425,19 @@ static void test_gpu_steps_match_reference(void)
             double worst = 0;
             const int *grid = x == 5 ? rows16 : NULL, *blk = x == 4 ? wide : block, zn = x < 4 ? nodes[x] : t->nodes;
             if (x == 3 && t->nodes <= 4) continue;
-            int n = verify_all_on(b, fused[v], grid, blk, zn, 0, 0, NULL, &worst);
+            int n = verify_all_on(b, fused[v], grid, blk, zn, 0, 0, 0, NULL, &worst);
             CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "GPU %s, %d nodes: %d combinations verified", fused[v], zn, n);
             printf("  GPU %s, block %dx%dx%d, %d nodes%s: %d combinations, largest error %.3f of its bound\n", fused[v],
                    blk[0], blk[1], blk[2], zn, grid ? ", rows of 16" : "", n, worst);
+        }
+        /* The fused kernels with their registers capped (tune --step's caps; f64 high-order ones spill) */
+        for (int cap = 40; !t->flat && cap <= 64; cap += 24) {
+            double worst = 0;
+            int n = verify_all_on(b, fused[v], NULL, block, 2, 0, 0, cap, NULL, &worst);
+            CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "GPU %s, %d registers: %d combinations verified",
+                  fused[v], cap, n);
+            printf("  GPU %s, 2 nodes, at most %d registers: %d combinations, largest error %.3f of its bound\n", fused[v],
+                   cap, n, worst);
         }
         /* A tiled one's rows per thread (1, 2, 4) and pipeline depths (1 to 3): every storage takes
          * its own default. */
@@ -436,7 +445,7 @@ static void test_gpu_steps_match_reference(void)
         for (int x = 0; x < 3 && t->rows; x++)
             for (int d = 1; d <= 3; d++) {
                 double worst = 0;
-                int refused = 0, n = verify_all_on(b, fused[v], NULL, block, t->nodes, rows[x], d, &refused, &worst);
+                int refused = 0, n = verify_all_on(b, fused[v], NULL, block, t->nodes, rows[x], d, 0, &refused, &worst);
                 CHECK(n + refused == scheme_count() * 2 * NCOEF * NBOUNDARIES,
                       "GPU %s, %d rows, %d stages: %d combinations verified, %d refused", fused[v], rows[x], d, n,
                       refused);

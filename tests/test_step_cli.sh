@@ -48,6 +48,7 @@ expect_error "slabs and GPUs" "--slabs and --gpus: one or the other" --gpus 2 --
 expect_error "GPUs on the CPU" "--gpus: a GPU step, not --device cpu" --gpus 2 --device cpu
 expect_error "overlap with a layer" "not with --pml" --grid 24 --slabs 2 --pml 2 --overlap yes
 expect_error "a wave step in slabs" "variant wave is not split into slabs" --grid 24 --slabs 2 --variant wave --steps 1 --reps 1
+expect_error "a register cap on the CPU" "--regs: a register cap for the GPU's fused kernels" --grid 24 --regs 40
 expect_error "slabs thinner than a layer's three" "--slabs 3: slabs of 8 planes: a 3-cell layer needs at least 9" \
     --grid 24 --slabs 3 --pml 3
 # A rank whose transport fails ends the run naming the rank and the call, and writes no row.
