@@ -128,11 +128,12 @@ static void test_bad_layer(void)
     }
 }
 
-/* Every scheme, CPU variant, precision and storage: three steps with a three-cell layer (slabs,
- * edges and corners, both faces of every axis) against the reference step, cell by cell. */
-static void test_layer_matches_reference(void)
+/* Every scheme, variant (of two), precision and storage on backend b: three steps with a
+ * three-cell layer (slabs, edges and corners, both faces of every axis) against the reference
+ * step, cell by cell, at GPU block `block` (NULL: the CPU's default). A combination the device has
+ * no kernels for is skipped on a GPU (its baseline has no indexed storage) and fails on the CPU. */
+static void verify_layers(const struct backend *b, const char *const variants[2], const int block[3])
 {
-    static const char *const variants[] = {"plain", STEP_FUSED};
     int checked = 0;
     double worst_all = 0;
     for (int i = 0; i < scheme_count(); i++)
@@ -141,36 +142,57 @@ static void test_layer_matches_reference(void)
                 for (int coef = 0; coef < NCOEF; coef++) {
                     double w[MAX_GROUPS], worst;
                     char why[512];
-                    struct step_config c = config(cpu_backend(), scheme_at(i), w, variants[v]);
+                    struct step_config c = config(b, scheme_at(i), w, variants[v]);
                     c.precision = p, c.coef = coef;
-                    CHECK(step_verify(&c, 3, &worst, why, sizeof why) == 0, "%s", why);
+                    if (block) memcpy(c.block, block, sizeof c.block);
+                    if (b->device != DEV_CPU && !step_supported(&c)) continue;
+                    CHECK(step_verify(&c, 3, &worst, why, sizeof why) == 0, "%s %s: %s", device_names[b->device],
+                          variants[v], why);
                     worst_all = fmax(worst_all, worst);
                     checked++;
                 }
-    printf("  %d combinations, 3 steps each: largest error %.3f of its carried bound\n", checked, worst_all);
+    printf("  %s: %d combinations, 3 steps each: largest error %.3f of its carried bound\n", device_names[b->device],
+           checked, worst_all);
 }
 
-/* The reflection of every scheme's layer (sim_pml_reflection; f32, all threads). */
-static void test_reflection(void)
+/* Every scheme's reflection (sim_pml_reflection, f32) on backend b for each of n (1 or 2) thicknesses,
+ * thinnest first: the thickest, PML_TARGET_THICKNESS, below the target, and below the one before. */
+static void check_reflections(const struct backend *b, const char *variant, const int block[3], const int *thickness,
+                              int n)
 {
-    static const int thickness[] = {4, PML_TARGET_THICKNESS};
     for (int i = 0; i < scheme_count(); i++) {
         double w[MAX_GROUPS], db[2];
         char why[512];
-        struct step_config c = config(cpu_backend(), scheme_at(i), w, "plain");
-        printf("  %-8s", c.s->title);
-        for (int t = 0; t < 2; t++) {
+        struct step_config c = config(b, scheme_at(i), w, variant);
+        if (block) memcpy(c.block, block, sizeof c.block);
+        printf("  %s %-8s", device_names[b->device], c.s->title);
+        for (int t = 0; t < n; t++) {
             int steps;
             c.pml = thickness[t];
             CHECK(sim_pml_reflection(&c, &db[t], &steps, why, sizeof why) == 0, "%s: %s", c.s->name, why);
             printf(" %d cells: %6.1f dB (%d steps)", c.pml, db[t], steps);
         }
         printf("\n");
-        CHECK(db[1] < PML_REFLECTION_TARGET_DB, "%s: %d cells reflect %.1f dB, above %.0f", c.s->name,
-              PML_TARGET_THICKNESS, db[1], PML_REFLECTION_TARGET_DB);
-        CHECK(db[1] < db[0], "%s: %d cells reflect %.1f dB, %d cells %.1f dB", c.s->name, thickness[1], db[1],
-              thickness[0], db[0]);
+        CHECK(db[n - 1] < PML_REFLECTION_TARGET_DB, "%s %s: %d cells reflect %.1f dB, above %.0f",
+              device_names[b->device], c.s->name, thickness[n - 1], db[n - 1], PML_REFLECTION_TARGET_DB);
+        if (n > 1)
+            CHECK(db[1] < db[0], "%s: %d cells reflect %.1f dB, %d cells %.1f dB", c.s->name, thickness[1], db[1],
+                  thickness[0], db[0]);
     }
+}
+
+/* Every scheme, CPU variant, precision and storage against the reference step. */
+static void test_layer_matches_reference(void)
+{
+    static const char *const variants[2] = {"plain", STEP_FUSED};
+    verify_layers(cpu_backend(), variants, NULL);
+}
+
+/* The reflection of every scheme's layer on the CPU (all threads), 4 and 10 cells. */
+static void test_reflection(void)
+{
+    static const int thickness[] = {4, PML_TARGET_THICKNESS};
+    check_reflections(cpu_backend(), "plain", NULL, thickness, 2);
 }
 
 /* The measurement sees a reflection where there is one: a one-cell layer is barely a layer. */
@@ -194,36 +216,12 @@ static void test_thin_layer_reflects(void)
 static void test_gpu_layer(void)
 {
     const struct backend *b = gpu_backend();
-    static const char *const variants[] = {"baseline", STEP_FUSED};
+    static const char *const variants[2] = {"baseline", STEP_FUSED};
+    static const int block[3] = {32, 4, 1}, thickness[1] = {PML_TARGET_THICKNESS};
     char why[512];
     if (!b->available(why, sizeof why)) SKIP("%s", why);
-    int checked = 0;
-    double worst_all = 0;
-    for (int i = 0; i < scheme_count(); i++)
-        for (int v = 0; v < 2; v++)
-            for (int p = 0; p < 2; p++)
-                for (int coef = 0; coef < NCOEF; coef++) {
-                    double w[MAX_GROUPS], worst;
-                    struct step_config c = config(b, scheme_at(i), w, variants[v]);
-                    c.precision = p, c.coef = coef;
-                    c.block[0] = 32, c.block[1] = 4, c.block[2] = 1;
-                    if (!step_supported(&c)) continue; /* the baseline has no indexed storage */
-                    CHECK(step_verify(&c, 3, &worst, why, sizeof why) == 0, "GPU %s: %s", variants[v], why);
-                    worst_all = fmax(worst_all, worst);
-                    checked++;
-                }
-    printf("  GPU: %d combinations, 3 steps each: largest error %.3f of its carried bound\n", checked, worst_all);
-    for (int i = 0; i < scheme_count(); i++) {
-        double w[MAX_GROUPS], db;
-        int steps;
-        struct step_config c = config(b, scheme_at(i), w, STEP_FUSED);
-        c.block[0] = 32, c.block[1] = 4, c.block[2] = 1;
-        c.pml = PML_TARGET_THICKNESS;
-        CHECK(sim_pml_reflection(&c, &db, &steps, why, sizeof why) == 0, "GPU reflection, %s: %s", c.s->name, why);
-        printf("  GPU %s, %d cells: %.1f dB (%d steps)\n", c.s->title, c.pml, db, steps);
-        CHECK(db < PML_REFLECTION_TARGET_DB, "GPU %s: %d cells reflect %.1f dB, above %.0f", c.s->name, c.pml, db,
-              PML_REFLECTION_TARGET_DB);
-    }
+    verify_layers(b, variants, block);
+    check_reflections(b, STEP_FUSED, block, thickness, 1);
 }
 
 int main(void)
