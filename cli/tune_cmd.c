@@ -652,6 +652,31 @@ static void tune_cpu_kernel(struct session *s, struct results_file *rf, struct t
         }
 }
 
+/* The device's kernel variants that --variant names (none or "all": every one) into vl, the
+ * table's own names; their count. An unknown name ends the command, listing the known ones. */
+static int pick_variants(enum device d, char **vnames, int nv, const char *vl[MAX_VARIANTS])
+{
+    const char *known[MAX_VARIANTS];
+    const int nknown = kernel_variants(d, known, MAX_VARIANTS);
+    if (nv == 0 || (nv == 1 && !strcmp(vnames[0], "all"))) {
+        for (int i = 0; i < nknown; i++) vl[i] = known[i];
+        return nknown;
+    }
+    for (int i = 0; i < nv; i++) {
+        int j = 0;
+        while (j < nknown && strcmp(known[j], vnames[i])) j++;
+        if (j == nknown) {
+            char list[256] = "";
+            for (int m = 0; m < nknown; m++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", m ? ", " : "", known[m]);
+            cli_error("tune: unknown %s variant '%s' (known: %s)", d == DEV_CPU ? "CPU" : "GPU", vnames[i],
+                      nknown ? list : "none in this build");
+        }
+        vl[i] = known[j];
+    }
+    return nv;
+}
+
 /* tune --device cpu: each CPU variant's launch (tile, nodes along z) per scheme and component on
  * `threads` threads (0: all), at the paper's 300^3 unless a grid is given, saved to
  * results/tuned/<cpu>-<N>t.conf (session_tuned_slug), where run, sweep and bench look. Components
@@ -659,17 +684,8 @@ static void tune_cpu_kernel(struct session *s, struct results_file *rf, struct t
 static int tune_cpu(char **vnames, int nv, const struct scheme *const *sl, int ns, const int *cl, int nc, int precision,
                     int coef, const int grid_given[3], int threads, int reps, int force)
 {
-    const char *known[MAX_VARIANTS], *vl[MAX_VARIANTS];
-    const int nknown = kernel_variants(DEV_CPU, known, MAX_VARIANTS);
-    if (nv == 0 || (nv == 1 && !strcmp(vnames[0], "all")))
-        for (nv = 0; nv < nknown; nv++) vl[nv] = known[nv];
-    else
-        for (int i = 0; i < nv; i++) {
-            int j = 0;
-            while (j < nknown && strcmp(known[j], vnames[i])) j++;
-            if (j == nknown) cli_error("tune: unknown CPU variant '%s'", vnames[i]);
-            vl[i] = known[j];
-        }
+    const char *vl[MAX_VARIANTS];
+    nv = pick_variants(DEV_CPU, vnames, nv, vl);
     const int grid[3] = {grid_given[0] ? grid_given[0] : PAPER_GRID, grid_given[0] ? grid_given[1] : PAPER_GRID,
                          grid_given[0] ? grid_given[2] : PAPER_GRID};
     struct session s;
@@ -756,21 +772,8 @@ int cmd_tune(int argc, char **argv)
         return tune_cpu(vnames, nv, sl, ns, cl, nc, precision, coef, grid, threads, reps, force);
     }
     if (threads) cli_error("tune: --threads is a CPU option (--device cpu)");
-    const char *known[MAX_VARIANTS], *vl[MAX_VARIANTS];
-    int nknown = kernel_variants(DEV_GPU, known, MAX_VARIANTS);
-    if (nv == 0 || (nv == 1 && !strcmp(vnames[0], "all")))
-        for (nv = 0; nv < nknown; nv++) vl[nv] = known[nv];
-    else
-        for (int i = 0; i < nv; i++) {
-            int j = 0;
-            while (j < nknown && strcmp(known[j], vnames[i])) j++;
-            if (j == nknown) {
-                char list[256] = "";
-                for (int m = 0; m < nknown; m++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", m ? ", " : "", known[m]);
-                cli_error("tune: unknown GPU variant '%s' (known: %s)", vnames[i], nknown ? list : "none in this build");
-            }
-            vl[i] = known[j];
-        }
+    const char *vl[MAX_VARIANTS];
+    nv = pick_variants(DEV_GPU, vnames, nv, vl);
     struct shapes given = {0};
     for (int i = 0; i < nb; i++) {
         int b[3];
