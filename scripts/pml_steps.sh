@@ -22,6 +22,7 @@ done
 [ -n "$grid" ] || { [ "$device" = cpu ] && grid=300 || grid=512; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/steps_lib.sh"
 
 # scheme and domain side of every answer of the problem (both weightings of a designed scheme)
 "$B" cost --device "$device" --size "$size" --phase-error "$budget" --csv >"$tmp/cost.csv"
@@ -29,11 +30,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { print $col["s
     "$tmp/cost.csv" | sort -u >"$tmp/grids"
 
 run() { # SCHEME GRID PML
-    echo "  step $1 ${2}^3 layer $3" >&2
-    "$B" step --device "$device" --scheme "$1" --grid "$2" --pml "$3" --variant "$variant" --steps "$steps" \
-        --reps "$reps" ${threads:+--threads "$threads"} --results "$tmp/r" --csv >"$tmp/row.csv"
-    [ -s "$tmp/rows" ] || head -n 1 "$tmp/row.csv" >"$tmp/rows"
-    tail -n +2 "$tmp/row.csv" >>"$tmp/rows"
+    step_row "$1 ${2}^3 layer $3" --device "$device" --scheme "$1" --grid "$2" --pml "$3" --variant "$variant" \
+        --steps "$steps" --reps "$reps" ${threads:+--threads "$threads"}
 }
 for s in $(awk '{ print $1 }' "$tmp/grids" | sort -u); do
     run "$s" "$grid" 0
@@ -44,10 +42,4 @@ for s in $(awk '{ print $1 }' "$tmp/grids" | sort -u); do
     done
 done
 
-machine=$(basename "$(dirname "$(dirname "$(find "$tmp/r" -name 'step-*.csv' | head -n 1)")")")
-dir="$results/$machine/steps"
-mkdir -p "$dir"
-out="$dir/pml-$(date -u +%Y%m%d-%H%M%S).csv"
-cp "$tmp/rows" "$out.tmp" && mv "$out.tmp" "$out"
-"$B" report --page "$out" >/dev/null
-echo "pml_steps.sh: wrote $out and its page" >&2
+write_rows pml "$results" pml_steps.sh

@@ -21,13 +21,11 @@ while [ $# -gt 0 ]; do
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/steps_lib.sh"
 
 run() { # SCHEME SLABS OVERLAP
-    echo "  step $1 ${grid}^3 in $2 slab(s), overlap $3" >&2
-    "$B" step --device "$device" --scheme "$1" --grid "$grid" --slabs "$2" --overlap "$3" --variant "$variant" \
-        --steps "$steps" --reps "$reps" ${threads:+--threads "$threads"} --results "$tmp/r" --csv >"$tmp/row.csv"
-    [ -s "$tmp/rows" ] || head -n 1 "$tmp/row.csv" >"$tmp/rows"
-    tail -n +2 "$tmp/row.csv" >>"$tmp/rows"
+    step_row "$1 ${grid}^3 in $2 slab(s), overlap $3" --device "$device" --scheme "$1" --grid "$grid" \
+        --slabs "$2" --overlap "$3" --variant "$variant" --steps "$steps" --reps "$reps" ${threads:+--threads "$threads"}
 }
 r=0
 while [ $r -lt "$rounds" ]; do
@@ -41,10 +39,4 @@ while [ $r -lt "$rounds" ]; do
     done
 done
 
-machine=$(basename "$(dirname "$(dirname "$(find "$tmp/r" -name 'step-*.csv' | head -n 1)")")")
-dir="$results/$machine/steps"
-mkdir -p "$dir"
-out="$dir/slabs-$(date -u +%Y%m%d-%H%M%S).csv"
-cp "$tmp/rows" "$out.tmp" && mv "$out.tmp" "$out"
-"$B" report --page "$out" >/dev/null
-echo "slab_steps.sh: wrote $out and its page" >&2
+write_rows slabs "$results" slab_steps.sh

@@ -20,13 +20,11 @@ while [ $# -gt 0 ]; do
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/steps_lib.sh"
 
 run() { # SCHEME COEF VARIANT [TSTEPS]
-    echo "  step $1 $2 $3${4:+ T=$4} ${grid}^3" >&2
-    "$B" step --scheme "$1" --coef "$2" --variant "$3" ${4:+--tsteps "$4"} --grid "$grid" --steps "$steps" \
-        --reps "$reps" --threads "$threads" --results "$tmp/r" --csv >"$tmp/row.csv"
-    [ -s "$tmp/rows" ] || head -n 1 "$tmp/row.csv" >"$tmp/rows"
-    tail -n +2 "$tmp/row.csv" >>"$tmp/rows"
+    step_row "$1 $2 $3${4:+ T=$4} ${grid}^3" --scheme "$1" --coef "$2" --variant "$3" ${4:+--tsteps "$4"} \
+        --grid "$grid" --steps "$steps" --reps "$reps" --threads "$threads"
 }
 r=0
 while [ $r -lt "$rounds" ]; do
@@ -41,10 +39,4 @@ while [ $r -lt "$rounds" ]; do
     r=$((r + 1))
 done
 
-machine=$(basename "$(dirname "$(dirname "$(find "$tmp/r" -name 'step-*.csv' | head -n 1)")")")
-dir="$results/$machine/steps"
-mkdir -p "$dir"
-out="$dir/wave-$(date -u +%Y%m%d-%H%M%S).csv"
-cp "$tmp/rows" "$out.tmp" && mv "$out.tmp" "$out"
-"$B" report --page "$out" >/dev/null
-echo "wave_steps.sh: wrote $out and its page" >&2
+write_rows wave "$results" wave_steps.sh
