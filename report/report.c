@@ -995,6 +995,44 @@ static int kernel_in(const struct machine *m, const int *used, const char *table
     return 0;
 }
 
+/* What a plot reads of a table the page derives figures for: FILE in mdir, the rows of f whole
+ * with their source file and the columns `extra` names (",a,b"), which tail writes for row r
+ * (each value after a comma; an empty one where the page has none). Written whole or not at all. */
+static void write_extract(const char *mdir, const char *file, const struct csv *f, const char *extra,
+                          void (*tail)(FILE *o, const struct csv *f, int r))
+{
+    char *path = join(mdir, file);
+    struct outfile out;
+    if (outfile_open(&out, mdir, path)) exit(1);
+    for (int c = 0; c < f->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", f->head[c]);
+    fprintf(out.f, ",source%s\n", extra);
+    for (int q = 0; q < f->nrow; q++) {
+        for (int c = 0; c < f->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", cell(f, q, f->head[c]));
+        fprintf(out.f, ",%s", f->name);
+        tail(out.f, f, q);
+        fputc('\n', out.f);
+    }
+    if (outfile_replace(&out, file)) exit(1);
+    free(path);
+}
+
+/* scaling.csv's extra columns: the page's efficiency and the goal of the row's table. */
+static void scaling_tail(FILE *o, const struct csv *f, int r)
+{
+    const double e = scaling_efficiency(f, r);
+    fputc(',', o);
+    if (!isnan(e)) fprintf(o, "%.6g", e);
+    fprintf(o, ",%g", scaling_goal(cell(f, r, "table")));
+}
+
+/* peers.csv's: the page's peer ÷ suite ratio (peer_ratio). */
+static void peers_tail(FILE *o, const struct csv *f, int r)
+{
+    const double rs = peer_ratio(f, r);
+    fputc(',', o);
+    if (!isnan(rs)) fprintf(o, "%.6g", rs);
+}
+
 /* For the plots: DIR/<machine>/<table>.csv, the rows of the newest file holding each table
  * (newest), then older files' rows of kernels it lacks, with three columns added: source (the
  * row's file), ratio_to_ref and paper_ratio_to_ref
@@ -1055,40 +1093,10 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
             }
         /* scaling.csv: the newest scaling file's rows, with the efficiency of the page. */
         const struct csv *sc = newest_in(ms[i].scaling, ms[i].nscaling, NULL);
-        if (sc) {
-            char *path = join(mdir, "scaling.csv");
-            struct outfile out;
-            if (outfile_open(&out, mdir, path)) exit(1);
-            for (int c = 0; c < sc->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", sc->head[c]);
-            fputs(",source,efficiency,goal\n", out.f);
-            for (int q = 0; q < sc->nrow; q++) {
-                for (int c = 0; c < sc->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", cell(sc, q, sc->head[c]));
-                fprintf(out.f, ",%s,", sc->name);
-                const double e = scaling_efficiency(sc, q);
-                if (!isnan(e)) fprintf(out.f, "%.6g", e);
-                fprintf(out.f, ",%g\n", scaling_goal(cell(sc, q, "table")));
-            }
-            if (outfile_replace(&out, "scaling.csv")) exit(1);
-            free(path);
-        }
+        if (sc) write_extract(mdir, "scaling.csv", sc, ",efficiency,goal", scaling_tail);
         /* peers.csv: the newest peers file's rows, with the ratio of the page (peer_ratio). */
         const struct csv *p = newest_peers(&ms[i], NULL);
-        if (p) {
-            char *path = join(mdir, "peers.csv");
-            struct outfile out;
-            if (outfile_open(&out, mdir, path)) exit(1);
-            for (int c = 0; c < p->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", p->head[c]);
-            fputs(",source,ratio_to_suite\n", out.f);
-            for (int q = 0; q < p->nrow; q++) {
-                for (int c = 0; c < p->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", cell(p, q, p->head[c]));
-                fprintf(out.f, ",%s,", p->name);
-                double rs = peer_ratio(p, q);
-                if (!isnan(rs)) fprintf(out.f, "%.6g", rs);
-                fputc('\n', out.f);
-            }
-            if (outfile_replace(&out, "peers.csv")) exit(1);
-            free(path);
-        }
+        if (p) write_extract(mdir, "peers.csv", p, ",ratio_to_suite", peers_tail);
         free(mdir);
     }
 }
