@@ -503,14 +503,13 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 if (!flat) { /* then register caps at the winner's launch (FUSED_MAXNREG: -3 to +16%, notes) */
                     static const int caps[] = {40, 48, 64};
                     struct shapes win = {0};
-                    struct timed capped = {0};
+                    struct timed capped = {0}; /* try_steps' record: one launch, each cap overwriting it */
                     add_launch(&win, e.block, e.nodes, e.rows, e.stages);
                     for (size_t r = 0; r < sizeof caps / sizeof caps[0]; r++) {
                         const double before = e.mcells_per_s;
                         c.c.regs = caps[r];
                         try_steps(s, &c, &win, reps, &e, &capped, grid, why, sizeof why);
                         if (e.mcells_per_s > before) e.regs = caps[r];
-                        capped.s.n = 0; /* the same launch again, at the next cap */
                     }
                     c.c.regs = 0;
                 }
