@@ -52,10 +52,11 @@ int tuned_same_kernel(const struct tuned_entry *a, const struct tuned_entry *b);
 int tuned_same_line(const struct tuned_entry *a, const struct tuned_entry *b);
 
 /* The saved launch of one GPU kernel for a run on grid: 0 with block[], *nodes, *rows, *stages and
- * *regs (where regs is not NULL) set (0 for a line without that column: the kernel's default), or -1 if there is no such file or
- * no line for it. The line tuned at the grid nearest grid (by cell count, as a ratio) is taken; at
- * the same distance the component's own line before another component's of the same scheme (they
- * differ only in which axis is which), which stands in where the component was not tuned itself.
+ * *regs (where regs is not NULL) set (0 for a line without that column: the kernel's default), or
+ * -1 if there is no such file or no line for it. The line tuned at the grid nearest grid (by cell
+ * count, as a ratio) is taken; at the same distance the component's own line before another
+ * component's of the same scheme (they differ only in which axis is which), which stands in where
+ * the component was not tuned itself.
  * precision and coef are enum precision and enum coef_storage. */
 int tuned_block(const char *gpu_slug, const char *scheme, int component, int precision, int coef,
                 const char *variant, const int grid[3], int block[3], int *nodes, int *rows, int *stages, int *regs);
