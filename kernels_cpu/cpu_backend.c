@@ -233,10 +233,12 @@ static double thread_clock_ghz(void)
 
 /* STREAM's copy (c = a) and triad (b = a + s*c) on doubles, the better of `passes` runs each, then
  * the cores' clock (thread_clock_ghz),
- * counting bytes read plus written as STREAM does (write-allocate traffic not counted). The
- * arrays, at least 8x the cache, are first touched and warmed once, then kept for later samples
- * on as many threads (another count touches them anew: on NUMA machines pages live where first
- * touched). */
+ * counting bytes read plus written as STREAM does (write-allocate traffic not counted). Each
+ * array is STREAM's rule, 4x the last-level cache, and at least 256 MiB; the three take at most
+ * an eighth of the memory this process may use (four runs at once on a 24 GB VM with a 260 MB
+ * cache, each with 3 x 4 GiB arrays at the former 8x rounded up to a power of two, were killed).
+ * They are first touched and warmed once, then kept for later samples on as many threads
+ * (another count touches them anew: on NUMA machines pages live where first touched). */
 static void cpu_probe_bandwidth(struct bandwidth *bw, int passes)
 {
     static double *a, *b, *c;
@@ -249,9 +251,10 @@ static void cpu_probe_bandwidth(struct bandwidth *bw, int passes)
     }
     if (!a) {
         touched_by = omp_get_max_threads();
-        size_t cache = last_level_cache();
-        n = (size_t)1 << 25; /* 256 MiB per array... */
-        while (n * sizeof(double) < 8 * cache) n *= 2; /* ...and at least 8x the cache */
+        const size_t least = (size_t)1 << 25, most = usable_memory() / 8 / 3 / sizeof(double);
+        n = 4 * last_level_cache() / sizeof(double);
+        n = n > least ? n : least;
+        n = n < most ? n : most;
         a = cpu_alloc(n * sizeof *a), b = cpu_alloc(n * sizeof *b), c = cpu_alloc(n * sizeof *c);
         if (!a || !b || !c) {
             fprintf(stderr, "fdtdbench: cannot allocate the bandwidth probe's arrays (3 x %zu MiB)\n",
