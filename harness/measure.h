@@ -58,7 +58,8 @@ int measure_check(const struct backend *b, const struct run_config *c, const str
 
 /* Verifies on verify_geometry(c), then times c on the full grid: c->reps samples, each a one-pass
  * bandwidth probe followed by a warm-up launch and a batch of launches sized to last at least
- * ~20 ms; medians reported (result_metrics). 0, or -1 with why (a row over the limits above,
+ * ~20 ms (a cache-resident grid: one probe sample, paired with every sample); medians reported
+ * (result_metrics). 0, or -1 with why (a row over the limits above,
  * against the probe samples' medians, is refused as a measurement error). */
 int measure(const struct backend *b, const struct run_config *c, const struct device_desc *d,
             struct run_result *r, char *why, size_t n);
@@ -81,12 +82,17 @@ double median(double *v, int n);
 size_t run_bytes(const struct run_config *c);
 /* 1 if `bytes` fit in 80% of a device's memory (the rest is the runtime's and the system's). */
 int memory_fits(double bytes, size_t memory_bytes);
-/* 1 when a run of c fits within three times the device's last-level cache (its figures then
- * measure the cache, not memory). */
+/* 1 when `bytes` fit in the device's last-level cache (a GPU's L2): a sweep over them then
+ * measures the cache, not memory. Beyond it, a sweep's lines are evicted before they come round
+ * again: on the 2-core VM (260 MB L3) every scheme's 300^3 Hx row (551-770 MB) ran within 2% of
+ * its 474^3 one. */
+int fits_in_cache(double bytes, const struct device_desc *d);
+/* fits_in_cache for a run of c's arrays. */
 int cache_resident(const struct run_config *c, const struct device_desc *d);
 /* When c's grid is cache-resident for some scheme (at c's precision and storage), the smallest
- * cube whose arrays exceed 8x the last-level cache for every scheme: where the tables measure
- * memory on this machine. 0 when c's grid is beyond the cache for every scheme already. */
+ * cube whose arrays exceed 4x the last-level cache (STREAM's rule) for every scheme: where the
+ * tables measure memory on this machine. 0 when c's grid is beyond the cache for every scheme
+ * already. */
 int memory_cube(struct run_config c, const struct device_desc *d);
 /* 0 if a run of c fits in 80% of the device's memory, or -1 saying how much it needs. */
 int run_fits(const struct run_config *c, const struct device_desc *d, char *why, size_t n);

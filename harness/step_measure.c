@@ -102,8 +102,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
      * no memory figure to compare with: no probe (on a machine with a large cache the probe's
      * arrays are gigabytes, and a small step would wait on it), pct_bw left empty. */
     const int devices = c->per_gpu ? whole.slabs : 1; /* rates per device, against one device's probe */
-    r->cache_resident = d->cache_bytes && step_memory_bytes(&c->c) *
-                                                  padded(c->c.grid) / devices < 3.0 * d->cache_bytes;
+    r->cache_resident = fits_in_cache(step_memory_bytes(&c->c) * padded(c->c.grid) / devices, d);
     double *ms = malloc(sizeof(double) * 4 * (size_t)c->reps), *gbs = ms + c->reps, *layer = gbs + c->reps,
            *layer_gbs = layer + c->reps;
     struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */

@@ -48,31 +48,33 @@ static void test_one_sample_has_no_spread(void)
     CHECK(fabs(r.pct_bw - 80) < 1e-9 && r.pct_bw_spread == 0, "pct_bw %g spread %g", r.pct_bw, r.pct_bw_spread);
 }
 
-/* Where the paper's 300^3 fits in the cache (a 300 MiB last-level cache), the tables add the
- * smallest cube that exceeds 8x the cache for every scheme; with a small cache, none. */
+/* Where the paper's 300^3 fits in the cache (a 1 GiB last-level cache, as AMD's stacked ones), the
+ * tables add the smallest cube that exceeds 4x the cache for every scheme; with a smaller cache,
+ * none. */
 static void test_memory_cube(void)
 {
-    struct device_desc d = {.cache_bytes = (size_t)300 << 20};
+    struct device_desc d = {.cache_bytes = (size_t)1 << 30};
     struct run_config c = {.component = HX, .precision = F32, .coef = COEF_ARRAY, .device = DEV_CPU,
                            .grid = {300, 300, 300}};
     int n = memory_cube(c, &d);
-    /* Yee has the fewest arrays (5): (n + 4)^3 * 4 B * 5 > 8 * 300 MiB first at n = 498. */
-    CHECK(n == 498, "memory cube %d, want 498", n);
+    /* Yee has the fewest arrays (5): (n + 4)^3 * 4 B * 5 > 4 * 1 GiB first at n = 595. */
+    CHECK(n == 595, "memory cube %d, want 595", n);
     for (int i = 0; i < scheme_count(); i++) {
         c.scheme = scheme_at(i);
         c.grid[0] = c.grid[1] = c.grid[2] = n;
-        CHECK(run_bytes(&c) > 8 * d.cache_bytes, "%s at %d^3: %zu bytes", c.scheme->name, n, run_bytes(&c));
+        CHECK(run_bytes(&c) > 4 * d.cache_bytes, "%s at %d^3: %zu bytes", c.scheme->name, n, run_bytes(&c));
         CHECK(!cache_resident(&c, &d), "%s at %d^3 flagged cache-resident", c.scheme->name, n);
     }
     c.grid[0] = c.grid[1] = c.grid[2] = 300;
-    d.cache_bytes = (size_t)32 << 20; /* this project's VM: 300^3 is beyond it for every scheme */
+    d.cache_bytes = (size_t)300 << 20; /* the lent GPU machines' Xeon: 300^3 is beyond it for every scheme */
     CHECK(memory_cube(c, &d) == 0, "a memory cube where 300^3 already measures memory");
     d.cache_bytes = 0; /* unknown cache: nothing to add */
     CHECK(memory_cube(c, &d) == 0, "a memory cube with no cache size");
 }
 
 /* measure() through the CPU backend with its probe and timer wrapped to log their calls:
- * one timing to size the batch, then probe, kernel, probe, kernel, ... */
+ * one timing to size the batch, then probe, kernel, probe, kernel, ...; a grid that fits in the
+ * cache has one probe sample for all of its own. */
 static char calls[64];
 static const struct backend *real;
 static void logged_probe(struct bandwidth *bw, int passes)
@@ -94,6 +96,7 @@ static void test_measure_interleaves_probe_and_kernel(void)
     logged.probe_bandwidth = logged_probe, logged.time_kernel = logged_time;
     struct device_desc d;
     real->describe(&d);
+    d.cache_bytes = 1; /* 16^3 then measures memory, as far as measure() knows */
     struct run_config c = {.scheme = scheme_find("yee"), .component = HX, .precision = F32, .coef = COEF_ARRAY,
                            .device = DEV_CPU, .variant = "plain", .grid = {16, 16, 16}, .block = {0, 0, 1},
                            .reps = 3};
@@ -104,6 +107,13 @@ static void test_measure_interleaves_probe_and_kernel(void)
     CHECK(!strcmp(calls, "KPKPKPK"), "calls %s, want KPKPKPK (one sizing run, then probe before each sample)", calls);
     /* The probe samples gave copy 22, 24, 26 GB/s (then 28...): the row's column is their median. */
     CHECK(r.bw.copy_gbs == 24 && r.bw.second_gbs == 10, "row's probe columns %g %g", r.bw.copy_gbs, r.bw.second_gbs);
+    CHECK(!r.cache_resident, "a grid beyond the cache flagged cache-resident");
+
+    d.cache_bytes = (size_t)1 << 30; /* in the cache: one probe sample, before the first kernel sample */
+    calls[0] = '\0';
+    CHECK(measure(&logged, &c, &d, &r, why, sizeof why) == 0, "%s", why);
+    CHECK(!strcmp(calls, "KPKKK"), "calls %s, want KPKKK (a cache-resident grid: one probe sample)", calls);
+    CHECK(r.cache_resident && r.bw.copy_gbs == 22, "resident %d, probe column %g", r.cache_resident, r.bw.copy_gbs);
 }
 
 int main(void)
