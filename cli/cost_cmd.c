@@ -121,7 +121,7 @@ static int measure_full_step(struct session *se, const struct scheme *s, const c
     const struct step_record m = {"cost", &c, &r, &se->desc};
     memset(t, 0, sizeof *t);
     t->cells_per_s = step_num(STEP_cells_per_s, &m);
-    snprintf(t->source, sizeof t->source, "measured now: %dx%d steps of %s on %dx%dx%d%s (median)", c.reps, c.steps,
+    snprintf(t->source, sizeof t->source, "measured now: %dx%d steps of %s on %dx%dx%d%s (median)", c.reps, r.steps,
              c.variant, c.c.grid[0], c.c.grid[1], c.c.grid[2], pml ? " with the layer" : "");
     snprintf(t->variant, sizeof t->variant, "%s", c.variant);
     t->have_launch = 1, t->nodes = c.c.nodes, t->rows = c.c.rows, t->stages = c.c.stages, t->threads = c.threads;
@@ -185,7 +185,7 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
         if (r->n == MAX_RATES) cli_error("cost: more than %d measurements", MAX_RATES);
         /* with --run, a tenth of the run's steps a sample: prediction and run are then
          * independent samples of the same steps on the same grid */
-        int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 10;
+        int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 0; /* 0: step_measure's */
         if (measure_full_step(se, a->s, temporal ? temporal_variant(o->device) : "components", o->precision, o->coef,
                               o->pml, grid, steps, &r->t[i], why, sizeof why))
             cli_error("cost: measuring %s: %s", a->s->name, why);

@@ -51,7 +51,7 @@ static void print_text(const struct session *s, const struct step_run *c, const 
 
 int cmd_step(int argc, char **argv)
 {
-    struct step_run c = {.variant = "components", .steps = 10, .reps = 5, .overlap = -1,
+    struct step_run c = {.variant = "components", .reps = 5, .overlap = -1,
                          .c = {.boundary = -1, .pml_order = PML_ORDER_DEFAULT}}; /* -1: not given */
     static const char *const yes_no[] = {"no", "yes"};
     const char *grid = NULL, *block = NULL, *dir = "results", *scheme = NULL;
@@ -61,7 +61,8 @@ int cmd_step(int argc, char **argv)
         {"scheme", CLI_TEXT, "NAME", "a built-in scheme (the reference scheme)", &scheme, 0, 0, NULL, 0},
         {"grid", CLI_TEXT, "N|NXxNYxNZ", "interior cells, each at least 4 (300 on the CPU, 512 on a GPU)", &grid, 0, 0,
          NULL, 0},
-        {"steps", CLI_INT, "K", "steps per timed sample (10)", &c.steps, 1, INT_MAX, NULL, 0},
+        {"steps", CLI_INT, "K", "steps per timed sample (as many as last a quarter second, at most 10)", &c.steps, 1,
+         INT_MAX, NULL, 0},
         {"variant", CLI_TEXT, "NAME",
          "components (each component's own kernel), fused (one kernel per half-step; on a GPU also fused25d, "
          "the same with xy tiles marching along z through shared memory), wave (CPU: --tsteps steps per pass over "

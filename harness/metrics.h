@@ -193,7 +193,7 @@ struct step_record {
       "steps advanced per pass over memory: the temporally blocked variant's (wave), 1 for the others",               \
       NUM(step_tsteps(&m->c->c)))                                                                                      \
     X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
-    X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->c->steps))                                    \
+    X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->r->steps))                                    \
     X(reps, "", "%.0f", NULL, 1, NULL, "timed samples", NUM(m->c->reps))                                               \
     X(min_ms, "ms", "%.6g", NULL, 1, NULL, "fastest sample, per step", NUM(m->r->min_ms))                              \
     X(median_ms, "ms", "%.6g", NULL, 1, NULL, "median sample, per step", NUM(m->r->median_ms))                         \

@@ -49,7 +49,7 @@ static int scaling_row(const struct session *s, const char *dir, int quick, cons
     *g = (struct step_run){.c = {.b = s->b, .s = sc, .precision = F32, .coef = coef,
                                  .variant = step_kernel_variant(s->device, variant),
                                  .boundary = BOUNDARY_PERIODIC}, /* every slab two neighbours */
-                           .variant = variant, .steps = quick ? 3 : 10, .reps = reps, .per_gpu = 1, .overlap = 1,
+                           .variant = variant, .reps = reps, .per_gpu = 1, .overlap = 1,
                            .slabs = gpus};
     if (!step_supported(&g->c) || step_vacuum(&g->c, w, why, sizeof why)) return -1;
     const int weak = quick ? SCALING_WEAK_GRID / 2 : SCALING_WEAK_GRID, n = t == 0 ? weak : strong_cube(s, *g, quick ? 512 : 1024);

@@ -49,7 +49,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
                                            .variant = step_kernel_variant(s->device, variants[v]),
                                            .grid = {grid, grid, grid}, .boundary = pml ? BOUNDARY_PEC : 0, .pml = pml,
                                            .pml_order = PML_ORDER_DEFAULT},
-                                     .variant = variants[v], .steps = quick ? 3 : 10, .reps = reps};
+                                     .variant = variants[v], .reps = reps}; /* steps: step_measure's */
                 if (!step_supported(&c.c)) {
                     if (pml && i == 0 && v == 0) fprintf(stderr, "  step with a layer: no layer kernels on the %s\n", device_names[s->device]);
                     continue;

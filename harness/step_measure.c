@@ -63,6 +63,15 @@ int step_fits(const struct step_run *c, const struct device_desc *d, char *why, 
     return -1;
 }
 
+int step_sample_steps(double ms_per_step, int tsteps)
+{
+    const double SAMPLE_SECONDS = 0.25;
+    const int t = tsteps > 1 ? tsteps : 1;
+    int steps = ms_per_step > 0 ? (int)ceil(1e3 * SAMPLE_SECONDS / ms_per_step) : STEP_SAMPLE_MAX;
+    steps = steps < STEP_SAMPLE_MAX ? steps : STEP_SAMPLE_MAX;
+    return (steps + t - 1) / t * t;
+}
+
 int step_measure(const struct step_run *c, const struct device_desc *d, struct step_result *r, char *why, size_t n)
 {
     const struct backend *b = c->c.b;
@@ -110,16 +119,19 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
      * H100 ran the probe 14% slower (the step up to 4%) for some milliseconds, one step and even
      * three probe passes long, which alone spread bench's uniform rows by 7 to 13 points. */
     int rc = ms && probes ? 0 : -1;
+    r->steps = c->steps ? c->steps : tsteps; /* the warm-up's, when it sizes the samples */
     for (int s = -1; s < c->reps && !rc; s++) {
         struct bandwidth warm_up;
         if (!r->cache_resident) b->probe_bandwidth(s < 0 ? &warm_up : &probes[s], 1);
         double t0 = 1e3 * omp_get_wtime();
-        rc = decomp_run(m, c->steps, why, n);
-        if (s >= 0) ms[s] = (1e3 * omp_get_wtime() - t0) / c->steps;
+        rc = decomp_run(m, r->steps, why, n);
+        const double per_step = (1e3 * omp_get_wtime() - t0) / r->steps;
+        if (s >= 0) ms[s] = per_step;
+        else if (!c->steps) r->steps = step_sample_steps(per_step, tsteps);
         if (rc || !c->c.pml) continue;
         t0 = 1e3 * omp_get_wtime(); /* then the layer's passes alone, as many */
-        rc = decomp_layer_run(m, c->steps, why, n);
-        if (s >= 0) layer[s] = (1e3 * omp_get_wtime() - t0) / c->steps;
+        rc = decomp_layer_run(m, r->steps, why, n);
+        if (s >= 0) layer[s] = (1e3 * omp_get_wtime() - t0) / r->steps;
     }
     if (!rc && r->cache_resident) {
         r->pct_bw = r->pct_bw_spread = r->bw.copy_gbs = r->bw.second_gbs = r->bw.best_gbs = NAN;

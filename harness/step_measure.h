@@ -12,7 +12,8 @@
 struct step_run {
     struct step_config c; /* c.variant: the kernel variant of each component update */
     const char *variant;  /* as named on the command line: components, or a kernel variant */
-    int steps, reps;      /* each timed sample is `steps` steps; the median sample is reported */
+    int steps, reps;      /* each timed sample is `steps` steps (0: step_sample_steps chooses); the median
+                           * sample is reported */
     int threads;          /* CPU threads asked for (0 = all) */
     int slabs;            /* the grid split along z (decomp.h); 0 or 1: undivided */
     int per_gpu, overlap; /* decomp_config's: a GPU per slab (NCCL); the overlap schedule */
@@ -26,6 +27,7 @@ const char *step_transport(const struct step_run *c);
 
 struct step_result {
     double min_ms, median_ms, max_ms; /* per step */
+    int steps;                        /* steps per timed sample, as run */
     int threads;                      /* as used (CPU) */
     double pct_bw, pct_bw_spread;     /* interleaved probe (probe_pairs); every other rate: metrics.h */
     struct bandwidth bw;              /* medians of the probe samples taken between the step's */
@@ -48,6 +50,14 @@ int step_vacuum(struct step_config *c, double w[MAX_GROUPS], char *why, size_t n
 
 /* 0 if a step of c fits in 80% of the device's memory, else -1 saying what it needs. */
 int step_fits(const struct step_run *c, const struct device_desc *d, char *why, size_t n);
+
+/* Steps per timed sample where none were asked for: as many as last SAMPLE_SECONDS by the
+ * warm-up's time per step, at most STEP_SAMPLE_MAX, whole passes of a temporally blocked step. On
+ * a GPU at 512^3 that is STEP_SAMPLE_MAX (milliseconds a step); at the CPU's 300^3, where a step
+ * takes a tenth of a second or more, one to three, and bench's CPU step table takes a fifth of the
+ * time ten steps a sample did. */
+enum { STEP_SAMPLE_MAX = 10 };
+int step_sample_steps(double ms_per_step, int tsteps);
 
 /* Verifies (step_verify on a small odd grid, with a layer as thick as fits it), measures the
  * layer's reflection (sim_pml_reflection) if there is one, then times. 0, or -1 with the reason. */
