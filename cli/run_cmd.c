@@ -115,7 +115,7 @@ int cmd_run(int argc, char **argv)
     if (tile || block) parse_block(tile ? "--tile" : "--block", tile ? tile : block, o.device, c.block);
     default_launch(&s, &c);
     check_config(&s, &c, "");
-    session_bandwidth(&s, o.threads);
+    if (!cache_resident(&c, &s.desc)) session_bandwidth(&s, o.threads); /* else no memory figure to pair */
     struct run_result r;
     char why[512];
     if (measure(s.b, &c, &s.desc, &r, why, sizeof why)) cli_fail("%s", why);
@@ -208,7 +208,9 @@ int cmd_sweep(int argc, char **argv)
     for (int i = 0; i < nb; i++) parse_block(tile_list ? "--tiles" : "--blocks", blocks[i], o.device, bl[i]);
     struct session s;
     session_open(&s, o.device);
-    /* Every combination's launch against its grid, the kernel's existence and memory. */
+    /* Every combination's launch against its grid, the kernel's existence and memory; whether any
+     * measures memory (else no probe: nothing to pair it with). */
+    int beyond_cache = 0;
     for (int si = 0; si < ns; si++)
         for (int ci = 0; ci < nc; ci++)
             for (int gi = 0; gi < ng; gi++)
@@ -218,6 +220,7 @@ int cmd_sweep(int argc, char **argv)
                     snprintf(what, sizeof what, "sweep: %s %s grid %s%s%s: ", sl[si]->name, component_names[cl[ci]],
                              grids[gi], nb ? (tile_list ? " tile " : " block ") : "", nb ? blocks[bi] : "");
                     check_config(&s, &c, what);
+                    beyond_cache |= !cache_resident(&c, &s.desc);
                 }
     int nblocks = nb ? nb : 1, total = ns * nc * ng * nblocks * nt, done = 0, failed = 0;
     struct results_file rf;
@@ -225,7 +228,7 @@ int cmd_sweep(int argc, char **argv)
     fprintf(stderr, "sweep: %d measurements into %s\n", total, rf.path);
     time_t start = time(NULL);
     for (int t = 0; t < nt; t++) {
-        session_bandwidth(&s, tl[t]);
+        if (beyond_cache) session_bandwidth(&s, tl[t]);
         for (int si = 0; si < ns; si++)
             for (int ci = 0; ci < nc; ci++)
                 for (int gi = 0; gi < ng; gi++)
@@ -244,9 +247,12 @@ int cmd_sweep(int argc, char **argv)
                         results_check(&rf);
                         struct record m = {name, &c, &r, &s.desc, NAN};
                         double elapsed = difftime(time(NULL), start);
-                        fprintf(stderr, "[%d/%d] %s %s %dx%dx%d block %dx%dx%d threads %d: %.4g MCells/s, %.1f%% bw (ETA %.0f s)\n",
+                        char bw[64];
+                        fprintf(stderr, "[%d/%d] %s %s %dx%dx%d block %dx%dx%d threads %d: %.4g MCells/s, %s (ETA %.0f s)\n",
                                 done, total, c.scheme->name, component_names[c.component], c.grid[0], c.grid[1],
-                                c.grid[2], c.block[0], c.block[1], c.block[2], r.threads, metric_num(METRIC_mcells_per_s, &m), metric_num(METRIC_pct_bw, &m),
+                                c.grid[2], c.block[0], c.block[1], c.block[2], r.threads,
+                                metric_num(METRIC_mcells_per_s, &m),
+                                bw_text(metric_num(METRIC_pct_bw, &m), metric_num(METRIC_pct_bw_spread, &m), bw, sizeof bw),
                                 elapsed / done * (total - done));
                     }
     }

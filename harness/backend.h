@@ -74,7 +74,9 @@ struct backend {
     int (*run_once)(kernel_fn fn, const struct kernel_args *a, char *why, size_t n);
     /* The better of `passes` timed runs of each of the probe's two copies. Its arrays are
      * allocated (and warmed) on first use and kept, so that one-pass samples are short enough
-     * to interleave with a kernel's own samples (measure.c). */
+     * to interleave with a kernel's own samples (measure.c). passes 0 copies nothing: the figures
+     * of the last probe that did (zeros if none) and a fresh clock, what a cache-resident row is
+     * paired with. */
     void (*probe_bandwidth)(struct bandwidth *bw, int passes);
     /* Refreshes the halo of one field on the device, axis after axis over the whole padded
      * extent of the others (so edges and corners come right). 0, or -1 with the reason. */

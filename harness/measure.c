@@ -500,13 +500,12 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */
     int rc = ms && probes ? b->time_kernel(k->fn, &a, 1, 1, 1, &once, why, n) : -1;
     if (rc == 0) r->batch = once >= 20 ? 1 : (int)ceil(20 / (once > 1e-4 ? once : 1e-4));
-    /* A grid in the cache is paired with one probe sample: a memory figure beside it is a
-     * reference, not what it waits on, and the probe (gigabytes on a CPU with a large cache)
-     * would take twenty times the row's own samples. */
+    /* A grid in the cache is paired with the last memory figure this run measured (none: pct_bw
+     * empty) and a fresh clock: a memory figure is only its reference, and a probe pass (gigabytes
+     * on a CPU with a large cache) would take twenty times the row's own samples. */
     r->cache_resident = cache_resident(c, d);
     for (int i = 0; rc == 0 && i < c->reps; i++) {
-        if (i == 0 || !r->cache_resident) b->probe_bandwidth(&probes[i], 1);
-        else probes[i] = probes[0];
+        b->probe_bandwidth(&probes[i], r->cache_resident ? 0 : 1);
         rc = b->time_kernel(k->fn, &a, 1, r->batch, 1, &ms[i], why, n);
     }
     if (rc == 0) {
@@ -539,6 +538,13 @@ double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+const char *bw_text(double pct_bw, double spread, char *buf, size_t n)
+{
+    if (isnan(pct_bw)) snprintf(buf, n, "no memory figure (in cache)");
+    else snprintf(buf, n, "%.0f%% of bw (spread %.0f)", pct_bw, spread);
+    return buf;
+}
+
 void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struct bandwidth *bw, double *pct_bw,
                  double *spread)
 {
@@ -551,8 +557,9 @@ void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struc
     *bw = probes[0];
     bw->copy_gbs = median(copy, n), bw->second_gbs = median(second, n), bw->clock_ghz = median(clock, n);
     bw->best_gbs = bw->copy_gbs > bw->second_gbs ? bw->copy_gbs : bw->second_gbs;
-    *pct_bw = median(pct, n);
-    *spread = pct[n - 1] - pct[0];
+    *pct_bw = *spread = NAN; /* no memory figure: cache-resident samples before any probe */
+    if (bw->best_gbs > 0) *pct_bw = median(pct, n), *spread = pct[n - 1] - pct[0];
+    else bw->copy_gbs = bw->second_gbs = bw->best_gbs = NAN;
     free(pct);
 }
 

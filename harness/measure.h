@@ -75,6 +75,9 @@ void measure_times(double *verify, double *setup, double *timing);
  * their max - min, in points. */
 void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struct bandwidth *bw, double *pct_bw,
                  double *spread);
+/* "83% of bw (spread 4)" for a progress line, or "no memory figure (in cache)" where pct_bw is
+ * empty; into buf, which it returns. */
+const char *bw_text(double pct_bw, double spread, char *buf, size_t n);
 /* The median of v[0..n-1] (sorts v). */
 double median(double *v, int n);
 

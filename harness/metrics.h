@@ -128,7 +128,7 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
               ? metric_num(METRIC_updates_per_s, m) / (m->r->threads * m->r->bw.clock_ghz * 1e9)                     \
               : NAN))                                                                                                  \
     X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                         \
-      "1 when the arrays fit in the last-level cache (figures then measure the cache)",                                   \
+      "1 when the arrays fit in the last-level cache (figures then measure the cache)",                                \
       NUM(m->r->cache_resident))                                                                                       \
     X(verified, "", "%.0f", "verified", 1, "flag",                                                                     \
       "1: the kernel matched the double-precision reference on random data before timing",                             \
@@ -243,7 +243,7 @@ struct step_record {
       "(sim_pml_reflection), measured before timing",                                                                  \
       NUM(m->r->reflection_db))                                                                                        \
     X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                         \
-      "1 when the step's arrays fit in the last-level cache (no probe then: pct_bw empty)",                               \
+      "1 when the step's arrays fit in the last-level cache (no probe pass: pct_bw against the last figure)",          \
       NUM(m->r->cache_resident))                                                                                       \
     X(verified, "", "%.0f", "verified", 1, "flag",                                                                     \
       "1: a few steps on a small odd grid matched the double-precision reference step before timing",                  \

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "design.h"
+#include "measure.h"
 #include "metrics.h"
 #include "pml.h"
 #include "report.h"
@@ -65,8 +66,9 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
                     continue;
                 }
                 const struct step_record m = {"step", &c, &r, &s->desc};
-                fprintf(stderr, "%.4g MCells/s, %.0f%% of bw (spread %.0f)\n", step_num(STEP_mcells_per_s, &m),
-                        r.pct_bw, r.pct_bw_spread);
+                char bw[64];
+                fprintf(stderr, "%.4g MCells/s, %s\n", step_num(STEP_mcells_per_s, &m),
+                        bw_text(r.pct_bw, r.pct_bw_spread, bw, sizeof bw));
                 if (fastest && !pml && step_num(STEP_mcells_per_s, &m) > best[i][coef])
                     best[i][coef] = step_num(STEP_mcells_per_s, &m), fastest[i][coef] = variants[v];
                 step_row(rf.f, "step", &c, &r, &s->desc);

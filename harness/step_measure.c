@@ -107,9 +107,9 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     r->kernel_ms = decomp_compiled_ms(m);
     decomp_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
     /* Each sample is one probe pass then `steps` steps (probe, steps, probe, steps, ...), so each
-     * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache has
-     * no memory figure to compare with: no probe (on a machine with a large cache the probe's
-     * arrays are gigabytes, and a small step would wait on it), pct_bw left empty. */
+     * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache is
+     * paired with the last figure measured, without a pass (on a machine with a large cache the
+     * probe's arrays are gigabytes, and a small step would wait on it), as measure() does. */
     const int devices = c->per_gpu ? whole.slabs : 1; /* rates per device, against one device's probe */
     r->cache_resident = fits_in_cache(step_memory_bytes(&c->c) * padded(c->c.grid) / devices, d);
     double *ms = malloc(sizeof(double) * 4 * (size_t)c->reps), *gbs = ms + c->reps, *layer = gbs + c->reps,
@@ -122,7 +122,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     r->steps = c->steps ? c->steps : tsteps; /* the warm-up's, when it sizes the samples */
     for (int s = -1; s < c->reps && !rc; s++) {
         struct bandwidth warm_up;
-        if (!r->cache_resident) b->probe_bandwidth(s < 0 ? &warm_up : &probes[s], 1);
+        b->probe_bandwidth(s < 0 ? &warm_up : &probes[s], r->cache_resident ? 0 : 1);
         double t0 = 1e3 * omp_get_wtime();
         rc = decomp_run(m, r->steps, why, n);
         const double per_step = (1e3 * omp_get_wtime() - t0) / r->steps;
@@ -133,9 +133,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         rc = decomp_layer_run(m, r->steps, why, n);
         if (s >= 0) layer[s] = (1e3 * omp_get_wtime() - t0) / r->steps;
     }
-    if (!rc && r->cache_resident) {
-        r->pct_bw = r->pct_bw_spread = r->bw.copy_gbs = r->bw.second_gbs = r->bw.best_gbs = NAN;
-    } else if (!rc) {
+    if (!rc) {
         for (int s = 0; s < c->reps; s++) {
             struct step_result sample = *r;
             sample.median_ms = ms[s];

@@ -335,7 +335,12 @@ static void gpu_probe_bandwidth(struct bandwidth *bw, int passes)
 {
     static void *src, *dst;
     static size_t bytes;
+    static struct bandwidth last = {.copy_name = "copy kernel", .second_name = "cudaMemcpy D2D"};
     int warm = 0;
+    if (passes == 0) {
+        *bw = last;
+        return;
+    }
     if (!src) {
         size_t free_b = 0, total = 0;
         check(cudaMemGetInfo(&free_b, &total), "cudaMemGetInfo");
@@ -367,6 +372,7 @@ static void gpu_probe_bandwidth(struct bandwidth *bw, int passes)
     bw->second_gbs = 2.0 * bytes / (memcpy_ms * 1e-3) / 1e9;
     bw->best_gbs = bw->copy_gbs > bw->second_gbs ? bw->copy_gbs : bw->second_gbs;
     bw->bytes = bytes;
+    last = *bw;
 }
 
 /* ---- the step engine's halo refresh and wait ------------------------------------------------- */

@@ -74,13 +74,13 @@ static void test_memory_cube(void)
 
 /* measure() through the CPU backend with its probe and timer wrapped to log their calls:
  * one timing to size the batch, then probe, kernel, probe, kernel, ...; a grid that fits in the
- * cache has one probe sample for all of its own. */
+ * cache pairs each sample with the last figures (C: passes 0, no copy), none here: pct_bw empty. */
 static char calls[64];
 static const struct backend *real;
 static void logged_probe(struct bandwidth *bw, int passes)
 {
-    strncat(calls, passes == 1 ? "P" : "?", sizeof calls - strlen(calls) - 1);
-    *bw = probe(20 + strlen(calls), 10);
+    strncat(calls, passes == 1 ? "P" : passes == 0 ? "C" : "?", sizeof calls - strlen(calls) - 1);
+    *bw = passes ? probe(20 + strlen(calls), 10) : (struct bandwidth){.clock_ghz = 2};
 }
 static int logged_time(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples, double *ms,
                        char *why, size_t n)
@@ -109,11 +109,12 @@ static void test_measure_interleaves_probe_and_kernel(void)
     CHECK(r.bw.copy_gbs == 24 && r.bw.second_gbs == 10, "row's probe columns %g %g", r.bw.copy_gbs, r.bw.second_gbs);
     CHECK(!r.cache_resident, "a grid beyond the cache flagged cache-resident");
 
-    d.cache_bytes = (size_t)1 << 30; /* in the cache: one probe sample, before the first kernel sample */
+    d.cache_bytes = (size_t)1 << 30; /* in the cache: no copy, the clock read beside each sample */
     calls[0] = '\0';
     CHECK(measure(&logged, &c, &d, &r, why, sizeof why) == 0, "%s", why);
-    CHECK(!strcmp(calls, "KPKKK"), "calls %s, want KPKKK (a cache-resident grid: one probe sample)", calls);
-    CHECK(r.cache_resident && r.bw.copy_gbs == 22, "resident %d, probe column %g", r.cache_resident, r.bw.copy_gbs);
+    CHECK(!strcmp(calls, "KCKCKCK"), "calls %s, want KCKCKCK (a cache-resident grid: no probe pass)", calls);
+    CHECK(r.cache_resident && isnan(r.pct_bw) && isnan(r.bw.copy_gbs) && r.bw.clock_ghz == 2,
+          "resident %d, pct_bw %g, probe column %g, clock %g", r.cache_resident, r.pct_bw, r.bw.copy_gbs, r.bw.clock_ghz);
 }
 
 int main(void)
