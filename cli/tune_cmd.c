@@ -31,15 +31,18 @@ static const char *const help =
     "already in that file are reused unless --force is given. Every measurement is also written to\n"
     "results/<gpu>/tune-<date>.csv (table \"blocks\"; \"blocks-f64\", \"blocks-uniform\" and so on\n"
     "for the other precisions and storages).\n"
+    "Without --component: Hx in every variant, then the other five components in each scheme's\n"
+    "fastest variant (what bench reports); --component all: every component of every variant.\n"
     "Search: for each variant and scheme, the first component tries a coarse set of launches (the\n"
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 1,\n"
     "8 or 32 nodes per thread; tiled variants at their own rows, at their own pipeline depth and\n"
     "one less), then the neighbours of the best (each extent, the nodes and the rows halved and\n"
     "doubled, up to 128 nodes and 8 rows, and the depth one less and one more) until none is\n"
-    "faster; the other components try that winner and its neighbours. Each launch is\n"
-    "timed with one sample while searching; then the launches within 1% of the fastest, at most\n"
-    "two, are timed again with --reps samples, and the fastest of those is saved (the CSV's reps\n"
-    "column tells the two kinds of row apart).\n"
+    "faster; the other components try that winner and its neighbours; another precision or\n"
+    "storage (f64, uniform) starts from the f32 array winner's neighbours and goes on around the\n"
+    "best. Each launch is timed with one sample while searching; then the launches within 1% of\n"
+    "the fastest, at most two, are timed again with --reps samples, and the fastest of those is\n"
+    "saved (the CSV's reps column tells the two kinds of row apart).\n"
     "Launches a variant does not take (its traits, shared memory, the row counts and depths it was\n"
     "compiled for) are skipped.\n"
     "--step tunes the fused full step's launch (fdtdbench step --variant fused, and the tiled fused25d)\n"
@@ -261,13 +264,6 @@ static void table_write(const struct table *t, const char *path, const struct se
     if (outfile_replace(&o, strrchr(path, '/') + 1)) exit(1);
 }
 
-static void duration(char *out, size_t n, double s)
-{
-    if (s >= 3600) snprintf(out, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
-    else if (s >= 60) snprintf(out, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
-    else snprintf(out, n, "%ds", (int)s);
-}
-
 /* 0 if every kernel to tune fits on the GPU with this grid, or -1 saying what does not. */
 static int todo_fits(const struct tuned_entry *todo, int ntodo, const int grid[3], const struct device_desc *d,
                      char *why, size_t n)
@@ -296,7 +292,7 @@ static struct tuned_entry kernel_key(const char *variant, const struct scheme *s
 struct search {
     struct session *s;
     struct results_file *rf;
-    int grid[3], reps, done, failed, tty;
+    int grid[3], reps, done, failed, tty, force;
     double start, compiling; /* seconds (wall) compiling candidates in parallel */
     struct timed seen; /* the kernel's launches measured so far: none is measured twice */
 };
@@ -372,9 +368,11 @@ static void final_few(struct search *q, struct tuned_entry *e)
 }
 
 /* Tunes e: the coarse set, then around the best until no neighbour is faster (at most four
- * rounds), then the final few. A component with a tuned sibling (same variant and scheme: the
- * same stencil along other axes) tries only the sibling's winner and its neighbours. */
-static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tuned_entry *sibling)
+ * rounds), then the final few. A kernel with a tuned sibling starts from the sibling's winner and
+ * its neighbours instead: another component of the same variant and scheme (the same stencil
+ * along other axes) tries only those; the same kernel in another precision or storage (the same
+ * code on other types, `climb`) goes on around the best as from the coarse set. */
+static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tuned_entry *sibling, int climb)
 {
     const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
     struct shapes c = {0};
@@ -384,7 +382,7 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, sibling->rows, sibling->stages, &c);
     else coarse_shapes(&k->traits, &c);
     try_launches(q, e, &c, 1);
-    for (int round = 0; round < (from_sibling ? 0 : 4) && e->mcells_per_s >= 0; round++) {
+    for (int round = 0; round < (from_sibling && !climb ? 0 : 4) && e->mcells_per_s >= 0; round++) {
         struct shapes n = {0};
         neighbours(&k->traits, e->block, e->nodes, e->rows, e->stages, &n);
         if (!try_launches(q, e, &n, 1)) break;
@@ -435,7 +433,8 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
  * 32x4 to 128x2, marching 16 planes, at its kernels' own rows and depth and one plane less, then 64
  * planes for the three fastest; then the best with its rows halved and doubled and its depth one
  * less and one more, a few launches more rather than a larger set),
- * screened and confirmed as the kernels are (FINALS), and saved as variant "step:VARIANT"
+ * screened (one sample of two steps at 512^3: milliseconds each) and confirmed (samples of five)
+ * as the kernels are (FINALS), and saved as variant "step:VARIANT"
  * (tuned.h), which step and bench then use. On the H100 the second node count won only with one of
  * the three fastest blocks at the first. The fused variant's winner is then timed with its
  * registers capped at 40, 48 and 64 a thread, and keeps the fastest (regs). The GPU wave step is
@@ -464,7 +463,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 char why[512];
                 struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = precision, .coef = coef,
                                            .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
-                                     .variant = fused[v], .steps = 5, .reps = reps};
+                                     .variant = fused[v], .steps = 2, .reps = reps}; /* screening; then 5 */
                 if (!step_supported(&c.c) || (!force && table_find(table, &e))) continue;
                 const struct variant_traits *t = step_traits(&c.c); /* this storage's kernels' */
                 if (t->planes) continue; /* the GPU wave: slower than fused at every T tried (notes) */
@@ -490,6 +489,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 try_steps(s, &c, &second, 1, &e, &seen, grid, why, sizeof why);
                 if (e.mcells_per_s >= 0) other_tiling(t, e.block, e.nodes, e.rows, e.stages, &other);
                 try_steps(s, &c, &other, 1, &e, &seen, grid, why, sizeof why);
+                c.steps = 5; /* the final few and the register caps: longer samples */
                 if (reps > 1 && e.mcells_per_s >= 0) {
                     fastest(&seen, FINALS, FINAL_CLOSE, &final);
                     e.mcells_per_s = -1;
@@ -724,6 +724,66 @@ static int tune_cpu(char **vnames, int nv, const struct scheme *const *sl, int n
     return 0;
 }
 
+/* The launch a kernel's search starts from, where one is tuned (table): for another component,
+ * the same variant and scheme's Hx; for Hx in another precision or storage, its f32 array Hx at
+ * the same grid (*climb set: searched on from there). NULL: none, the coarse set. */
+static const struct tuned_entry *sibling_of(const struct table *table, const struct tuned_entry *e, int *climb)
+{
+    struct tuned_entry key = *e;
+    *climb = 0;
+    if (e->component != HX) {
+        key.component = HX;
+        return table_find(table, &key);
+    }
+    if (e->precision == F32 && e->coef == COEF_ARRAY) return NULL;
+    key.precision = F32, key.coef = COEF_ARRAY, *climb = 1;
+    return table_find(table, &key);
+}
+
+/* Tunes the kernels of todo not in the table yet (all of them with --force: q's reuse rule is the
+ * caller's), each from its sibling where it has one (sibling_of), saving the file after each; counts
+ * them into *kernels and the ones reused into *reused. Opens q's results file at the first. 0, or
+ * -1 if it cannot be written. */
+static int tune_list(struct search *q, struct table *table, const char *path, const struct shapes *given,
+                     struct tuned_entry *todo, int ntodo, int *kernels, int *reused)
+{
+    for (int t = 0; t < ntodo; t++) {
+        struct tuned_entry *e = &todo[t];
+        if (!q->force && table_find(table, e)) {
+            (*reused)++;
+            continue;
+        }
+        if (!q->rf->f) {
+            if (results_open(q->rf, "results", q->s->slug, "tune")) return -1;
+            session_bandwidth(q->s, 0);
+            fprintf(stderr, "tune: kernels on %dx%dx%d, %s %s\n", q->grid[0], q->grid[1], q->grid[2],
+                    precision_names[e->precision], coef_names[e->coef]);
+        }
+        (*kernels)++;
+        int climb;
+        const struct tuned_entry *sibling = sibling_of(table, e, &climb);
+        if (given->n) { /* the shapes asked for, each with the full reps */
+            e->mcells_per_s = -1;
+            q->seen.s.n = 0;
+            try_launches(q, e, given, q->reps);
+        } else {
+            tune_kernel(q, e, sibling, climb);
+        }
+        fprintf(stderr, "%s[%d] %s %s %s: ", q->tty ? "\r\033[K" : "", *kernels, e->variant, e->scheme,
+                component_names[e->component]);
+        if (e->mcells_per_s < 0) {
+            fprintf(stderr, "no launch worked, nothing saved\n");
+            continue;
+        }
+        fprintf(stderr, "best %dx%dx%d, %d nodes per thread%s, %.1f MCells/s, %.1f GB/s (%.0f s so far)\n", e->block[0],
+                e->block[1], e->block[2], e->nodes, tiling_text(e->rows, e->stages), e->mcells_per_s, e->gbs,
+                omp_get_wtime() - q->start);
+        table_put(table, e);
+        table_write(table, path, q->s, q->grid);
+    }
+    return 0;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     char *schemes[MAX_LIST], *components[MAX_LIST], *blocks[MAX_SHAPES], *vnames[MAX_VARIANTS];
@@ -796,70 +856,52 @@ int cmd_tune(int argc, char **argv)
         free(table.e);
         return rc;
     }
+    /* What to tune, variant then scheme then component: without --component, Hx in every variant,
+     * then the other components in each scheme's fastest variant (bench's components table); the
+     * grid is chosen for all of them. */
+    const int bench_set = !component_list;
     static struct tuned_entry todo[MAX_VARIANTS * MAX_LIST * NCOMPONENTS];
-    int ntodo = 0, nreused = 0;
+    int ntodo = 0;
     for (int vi = 0; vi < nv; vi++)
         for (int si = 0; si < ns; si++)
             for (int ci = 0; ci < nc; ci++) todo[ntodo++] = kernel_key(vl[vi], sl[si], cl[ci], precision, coef, grid);
 
-    /* The grid: 512^3 unless given, shrunk until the largest of these kernels fits; then what the
-     * file has at that grid already is left out. */
+    /* The grid: 512^3 unless given, shrunk until the largest of these kernels fits. */
     char why[512];
     for (int g = DEFAULT_GRID; !grid[0]; g -= 32)
         if (todo_fits(todo, ntodo, (int[3]){g, g, g}, &s.desc, why, sizeof why) == 0 || g <= 64)
             grid[0] = grid[1] = grid[2] = g;
     if (todo_fits(todo, ntodo, grid, &s.desc, why, sizeof why)) cli_error("tune: %s", why);
-    int kept = 0;
-    for (int t = 0; t < ntodo; t++) {
-        memcpy(todo[t].grid, grid, sizeof todo[t].grid);
-        if (!force && table_find(&table, &todo[t])) nreused++;
-        else todo[kept++] = todo[t];
-    }
-    ntodo = kept;
-    if (nreused)
-        fprintf(stderr, "tune: %s already has %d of these kernels at %dx%dx%d (tuned %s): reusing them%s\n", path,
-                nreused, grid[0], grid[1], grid[2], date[0] ? date : "at an unknown date",
-                ntodo ? "" : "; --force tunes them again");
 
     /* Every measurement, not only the winners, goes to results/<gpu>/tune-<date>.csv (table
      * "blocks"): the data behind the block-shape heatmaps. */
     struct results_file rf = {0};
-    struct search q = {.s = &s, .rf = &rf, .grid = {grid[0], grid[1], grid[2]}, .reps = reps, .tty = isatty(2)};
-    if (ntodo) {
-        if (results_open(&rf, "results", s.slug, "tune")) return 1;
-        session_bandwidth(&s, 0);
-        fprintf(stderr, "tune: %d kernels on %dx%dx%d, %s %s\n", ntodo, grid[0], grid[1], grid[2],
-                precision_names[precision], coef_names[coef]);
-    }
+    struct search q = {.s = &s, .rf = &rf, .grid = {grid[0], grid[1], grid[2]}, .reps = reps, .tty = isatty(2),
+                       .force = force};
     q.start = omp_get_wtime();
-    for (int t = 0, first = 0; t < ntodo; t++) {
-        struct tuned_entry *e = &todo[t];
-        /* The sibling: the first component tuned for this variant and scheme (todo is in that order). */
-        if (strcmp(todo[first].variant, e->variant) || strcmp(todo[first].scheme, e->scheme)) first = t;
-        const struct tuned_entry *sibling = first < t ? &todo[first] : NULL;
-        if (given.n) { /* the shapes asked for, each with the full reps */
-            e->mcells_per_s = -1;
-            q.seen.s.n = 0;
-            try_launches(&q, e, &given, q.reps);
-        } else {
-            tune_kernel(&q, e, sibling);
+    int kernels = 0, reused = 0;
+    ntodo = 0;
+    for (int vi = 0; vi < nv; vi++)
+        for (int si = 0; si < ns; si++)
+            for (int ci = 0; ci < (bench_set ? 1 : nc); ci++)
+                todo[ntodo++] = kernel_key(vl[vi], sl[si], bench_set ? HX : cl[ci], precision, coef, grid);
+    if (tune_list(&q, &table, path, &given, todo, ntodo, &kernels, &reused)) return 1;
+    for (int si = 0; bench_set && nc > 1 && si < ns; si++) { /* then the fastest variant's other components */
+        const struct tuned_entry *best = NULL;
+        for (int vi = 0; vi < nv; vi++) {
+            const struct tuned_entry key = kernel_key(vl[vi], sl[si], HX, precision, coef, grid), *e = table_find(&table, &key);
+            if (e && (!best || e->mcells_per_s > best->mcells_per_s)) best = e;
         }
-        char eta[32];
-        duration(eta, sizeof eta, (omp_get_wtime() - q.start) / (t + 1) * (ntodo - t - 1));
-        fprintf(stderr, "%s[%d/%d] %s %s %s: ", q.tty ? "\r\033[K" : "", t + 1, ntodo, e->variant, e->scheme,
-                component_names[e->component]);
-        if (e->mcells_per_s < 0) {
-            fprintf(stderr, "no launch worked, nothing saved (ETA %s)\n", eta);
-            continue;
-        }
-        fprintf(stderr, "best %dx%dx%d, %d nodes per thread%s, %.1f MCells/s, %.1f GB/s (ETA %s)\n", e->block[0],
-                e->block[1], e->block[2], e->nodes, tiling_text(e->rows, e->stages), e->mcells_per_s, e->gbs, eta);
-        table_put(&table, e);
-        table_write(&table, path, &s, grid);
+        ntodo = 0;
+        for (int ci = 0; best && ci < nc; ci++)
+            if (cl[ci] != HX) todo[ntodo++] = kernel_key(best->variant, sl[si], cl[ci], precision, coef, grid);
+        if (tune_list(&q, &table, path, &given, todo, ntodo, &kernels, &reused)) return 1;
     }
-
-    if (ntodo && results_close(&rf)) return 1;
-    if (ntodo) {
+    if (reused)
+        fprintf(stderr, "tune: %s already has %d of these kernels at %dx%dx%d (tuned %s): reused%s\n", path, reused,
+                grid[0], grid[1], grid[2], date[0] ? date : "at an unknown date", kernels ? "" : "; --force tunes them again");
+    if (kernels && results_close(&rf)) return 1;
+    if (kernels) {
         double verify, setup, timing;
         measure_times(&verify, &setup, &timing);
         fprintf(stderr, "tune: %d measurements in %.0f s (compiling ahead on %d threads %.0f s; then verifying %.0f s, "
