@@ -453,6 +453,8 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     const int nf = step_fused_variants(DEV_GPU, fused, 8);
     int tuned = 0;
     session_bandwidth(s, 0); /* the tuned file's header names it */
+    step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
+    const double start = omp_get_wtime();
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < scheme_count(); i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
@@ -523,7 +525,9 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 tuned_print(stdout, &e);
                 tuned++;
             }
+    step_measure_keep(0);
     if (!tuned) fprintf(stderr, "tune --step: nothing to tune (%s has every step; --force tunes again)\n", path);
+    else fprintf(stderr, "tune --step: %d GPU steps tuned in %.0f s (%s)\n", tuned, omp_get_wtime() - start, path);
     return 0;
 }
 
@@ -553,6 +557,7 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
     const int nf = step_fused_variants(DEV_CPU, fused, 8);
     int tuned = 0;
     session_bandwidth(&s, threads);
+    step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
     const double start = omp_get_wtime();
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < ns; i++)
@@ -564,7 +569,7 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                 double w[MAX_GROUPS];
                 struct step_run c = {.c = {.b = s.b, .s = sl[i], .precision = precision, .coef = coef,
                                            .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
-                                     .variant = fused[v], .steps = 8, .reps = reps, .threads = threads};
+                                     .variant = fused[v], .reps = reps, .threads = threads}; /* steps: step_measure's */
                 if (!step_supported(&c.c) || (!force && table_find(&table, &e))) continue;
                 if (step_vacuum(&c.c, w, why, sizeof why) || step_fits(&c, &s.desc, why, sizeof why))
                     cli_error("tune --step: %s", why);
@@ -602,6 +607,7 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                 tuned_print(stdout, &e);
                 tuned++;
             }
+    step_measure_keep(0);
     fprintf(stderr, "tune --step: %d CPU steps tuned in %.0f s (%s)\n", tuned, omp_get_wtime() - start, path);
     free(table.e);
     return 0;

@@ -193,6 +193,19 @@ fail:
     return NULL;
 }
 
+int decomp_relaunch(struct decomp *d, const struct step_config *launch, char *why, size_t n)
+{
+    for (int s = 0; s < d->d.slabs; s++) {
+        on(d, s);
+        if (step_relaunch(d->m[s], launch, why, n)) return on(d, 0), -1;
+    }
+    on(d, 0);
+    memcpy(d->d.c.block, launch->block, sizeof d->d.c.block);
+    d->d.c.nodes = launch->nodes, d->d.c.rows = launch->rows, d->d.c.stages = launch->stages;
+    d->d.c.regs = launch->regs, d->d.c.tsteps = launch->tsteps;
+    return 0;
+}
+
 const char *decomp_transport(const struct decomp *d) { return d->t ? d->t->name : ""; }
 
 /* Padded plane p (-HALO .. planes + HALO) of slab s's level of comp. */

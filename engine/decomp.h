@@ -50,6 +50,8 @@ int decomp_check(const struct decomp_config *d, size_t memory_bytes, char *why, 
 struct decomp;
 struct decomp *decomp_open(const struct decomp_config *d, char *why, size_t n);
 void decomp_close(struct decomp *d);
+/* Every slab's stepper at launch's block, nodes, rows, stages, regs and tsteps (step_relaunch). */
+int decomp_relaunch(struct decomp *d, const struct step_config *launch, char *why, size_t n);
 const char *decomp_transport(const struct decomp *d); /* "copy", "nccl"; "" with one slab */
 
 /* The whole grid's padded arrays (step.h's layout), as doubles: put gives every slab its planes

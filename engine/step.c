@@ -352,6 +352,41 @@ static int open_layer(struct stepper *m)
     return 0;
 }
 
+/* The checks of a launch (c's block, nodes, rows, stages, steps per pass) against m's kernels:
+ * step_open's and step_relaunch's. 0, or -1 with why. */
+static int check_step_launch(const struct stepper *m, const struct step_config *c, char *why, size_t n)
+{
+    if (m->wave && c->b->device == DEV_CPU && c->block[1]) { /* a GPU's block is its threads' (block[2]: planes) */
+        snprintf(why, n, "variant %s updates whole planes: a tile of 0xK (K planes per sweep step), not %dx%d",
+                 c->variant, c->block[1], c->block[2]);
+        return -1;
+    }
+    if (m->wave ? c->tsteps < 0 || c->tsteps > WAVE_MAX_STEPS : c->tsteps > 1) {
+        if (m->wave) snprintf(why, n, "variant %s: 1 to %d steps per pass, not %d", c->variant, WAVE_MAX_STEPS, c->tsteps);
+        else snprintf(why, n, "variant %s advances one step per pass, not %d", c->variant, c->tsteps);
+        return -1;
+    }
+    /* the device's and the variant's checks of this launch, as every measurement makes them */
+    for (int comp = 0; comp < NCOMPONENTS; comp++)
+        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, c->stages, why, n))
+            return -1;
+    return 0;
+}
+
+int step_relaunch(struct stepper *m, const struct step_config *launch, char *why, size_t n)
+{
+    struct step_config c = m->c;
+    memcpy(c.block, launch->block, sizeof c.block);
+    c.nodes = launch->nodes, c.rows = launch->rows, c.stages = launch->stages, c.regs = launch->regs;
+    c.tsteps = launch->tsteps;
+    if (check_step_launch(m, &c, why, n)) return -1;
+    c.tsteps = step_tsteps(&c);
+    m->c = c;
+    return 0;
+}
+
+const struct step_config *step_launch(const struct stepper *m) { return &m->c; }
+
 struct stepper *step_open(const struct step_config *c, char *why, size_t n)
 {
     const struct scheme *s = c->s;
@@ -391,32 +426,18 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
         snprintf(why, n, "variant %s has no layer passes: not with a CPML", c->variant);
         goto fail;
     }
-    if (m->wave && c->b->device == DEV_CPU && c->block[1]) { /* a GPU's block is its threads' (block[2]: planes) */
-        snprintf(why, n, "variant %s updates whole planes: a tile of 0xK (K planes per sweep step), not %dx%d",
-                 c->variant, c->block[1], c->block[2]);
-        goto fail;
-    }
-    if (m->wave ? c->tsteps < 0 || c->tsteps > WAVE_MAX_STEPS : c->tsteps > 1) {
-        if (m->wave) snprintf(why, n, "variant %s: 1 to %d steps per pass, not %d", c->variant, WAVE_MAX_STEPS, c->tsteps);
-        else snprintf(why, n, "variant %s advances one step per pass, not %d", c->variant, c->tsteps);
-        goto fail;
-    }
-    m->c.tsteps = step_tsteps(c);
     m->sy = c->grid[0] + 2 * HALO;
     m->sz = m->sy * (c->grid[1] + 2 * HALO);
     m->cells = (size_t)m->sz * (size_t)(c->grid[2] + 2 * HALO);
     m->bytes = m->cells * real_size(c->precision);
-    for (int comp = 0; comp < NCOMPONENTS; comp++) {
-        m->k[comp] = step_kernel(c, comp);
-        if (!m->k[comp]) {
+    for (int comp = 0; comp < NCOMPONENTS; comp++)
+        if (!(m->k[comp] = step_kernel(c, comp))) {
             snprintf(why, n, "no %s kernel '%s' for %s %s %s %s", device_names[c->b->device], c->variant, s->name,
                      component_names[comp], precision_names[c->precision], coef_names[c->coef]);
             goto fail;
         }
-        /* the device's and the variant's checks of this launch, as every measurement makes them */
-        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, c->stages, why, n))
-            goto fail;
-    }
+    if (check_step_launch(m, c, why, n)) goto fail;
+    m->c.tsteps = step_tsteps(c);
     struct step_materials mat;
     if (vacuum(c, &mat, why, n)) goto fail;
     if (!(m->stage = malloc(m->bytes))) {

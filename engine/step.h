@@ -77,6 +77,12 @@ struct stepper;
  * NULL with the reason in why (no kernel, grid too small, device full). */
 struct stepper *step_open(const struct step_config *c, char *why, size_t n);
 void step_close(struct stepper *m);
+/* The same step at another launch: launch's block, nodes, rows, stages, regs and tsteps, checked
+ * as step_open checks them; the arrays and their values stay (a tuner's candidates). 0, or -1
+ * with why (m unchanged). */
+int step_relaunch(struct stepper *m, const struct step_config *launch, char *why, size_t n);
+/* The step as m runs it: its launch as opened (steps per pass resolved) or last relaunched. */
+const struct step_config *step_launch(const struct stepper *m);
 
 /* Geometry of the padded arrays: cells per array (halos included) and strides. */
 size_t step_cells(const struct stepper *m, long *sy, long *sz);

@@ -63,6 +63,29 @@ int step_fits(const struct step_run *c, const struct device_desc *d, char *why, 
     return -1;
 }
 
+/* The stepper step_measure keeps open while asked (step_measure_keep), and the step it is. */
+static struct {
+    int on;
+    struct decomp *m;
+    struct decomp_config d;
+} kept;
+
+void step_measure_keep(int keep)
+{
+    if (!keep && kept.m) decomp_close(kept.m), kept.m = NULL;
+    kept.on = keep;
+}
+
+/* 1 if x and y are the same step on the same arrays, whatever their launches. */
+static int same_step(const struct decomp_config *x, const struct decomp_config *y)
+{
+    const struct step_config *a = &x->c, *b = &y->c;
+    return a->b == b->b && a->s == b->s && a->w == b->w && a->precision == b->precision && a->coef == b->coef &&
+           !strcmp(a->variant, b->variant) && !memcmp(a->grid, b->grid, sizeof a->grid) && a->courant == b->courant &&
+           a->boundary == b->boundary && a->pml == b->pml && a->pml_order == b->pml_order && a->open_z == b->open_z &&
+           x->slabs == y->slabs && x->per_gpu == y->per_gpu && x->overlap == y->overlap;
+}
+
 int step_sample_steps(double ms_per_step, int tsteps)
 {
     const double SAMPLE_SECONDS = 0.25;
@@ -102,10 +125,16 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     int reflection_steps;
     if (c->c.pml && sim_pml_reflection(&c->c, &r->reflection_db, &reflection_steps, why, n)) return -1;
 
-    struct decomp *m = decomp_open(&whole, why, n); /* one slab: the undivided stepper */
-    if (!m) return -1;
+    struct decomp *m = NULL; /* one slab: the undivided stepper */
+    if (kept.m && same_step(&kept.d, &whole)) { /* its arrays as the last measurement left them */
+        if (decomp_relaunch(kept.m, &whole.c, why, n)) return -1;
+        m = kept.m, kept.m = NULL;
+    } else {
+        step_measure_keep(kept.on); /* another step: the kept one closed first */
+        if (!(m = decomp_open(&whole, why, n))) return -1;
+        decomp_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
+    }
     r->kernel_ms = decomp_compiled_ms(m);
-    decomp_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
     /* Each sample is one probe pass then `steps` steps (probe, steps, probe, steps, ...), so each
      * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache is
      * paired with the last figure measured, without a pass (on a machine with a large cache the
@@ -152,7 +181,8 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     }
     free(probes);
     free(ms);
-    decomp_close(m);
+    if (kept.on && !rc) kept.m = m, kept.d = whole;
+    else decomp_close(m);
     return rc;
 }
 

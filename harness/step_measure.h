@@ -63,6 +63,12 @@ int step_sample_steps(double ms_per_step, int tsteps);
  * layer's reflection (sim_pml_reflection) if there is one, then times. 0, or -1 with the reason. */
 int step_measure(const struct step_run *c, const struct device_desc *d, struct step_result *r, char *why, size_t n);
 
+/* keep 1: step_measure keeps its stepper open after each measurement, and a measurement of the
+ * same step at another launch relaunches it (decomp_relaunch) rather than allocating and filling
+ * its arrays again: what tune's candidates cost (on the CPU at 300^3 the allocation and filling of
+ * about 2 GB took longer than the samples). keep 0 closes it. */
+void step_measure_keep(int keep);
+
 /* Full-step files live in RESULTS/<machine>/STEP_FOLDER/, apart from the single-component CSVs
  * (whose columns the report and the plots expect of every *.csv beside them). */
 #define STEP_FOLDER "steps"

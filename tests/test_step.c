@@ -392,6 +392,46 @@ static void test_bad_input(void)
     CHECK(step_open(&c, why, sizeof why) == NULL && strstr(why, "nonesuch"), "an unknown variant opened: %s", why);
 }
 
+/* A stepper relaunched (the tuner's candidates, step_measure_keep) steps as one opened at that
+ * launch: the wave at 1 then 3 steps a pass and 2 planes a sweep step, FV24 f32 arrays, against a
+ * fresh stepper at the second launch, from the same random fields; a launch it does not take is
+ * refused with the reason and leaves the stepper as it was. */
+static void test_relaunch_is_a_fresh_open(void)
+{
+    double w[MAX_GROUPS];
+    char why[512] = "";
+    struct step_config c = config(cpu_backend(), scheme_find("fv24"), w, "wave");
+    c.grid[2] = 17, c.tsteps = 1, c.block[2] = 1;
+    struct stepper *a = step_open(&c, why, sizeof why);
+    CHECK(a, "open: %s", why);
+    if (!a) return;
+    step_fill_random(a, 5);
+    struct step_config other = c;
+    other.tsteps = 3, other.block[2] = 2;
+    CHECK(step_relaunch(a, &other, why, sizeof why) == 0, "relaunch: %s", why);
+    CHECK(step_launch(a)->tsteps == 3 && step_launch(a)->block[2] == 2, "relaunched at %d steps a pass, %d planes",
+          step_launch(a)->tsteps, step_launch(a)->block[2]);
+    struct stepper *b = step_open(&other, why, sizeof why);
+    CHECK(b, "open at the second launch: %s", why);
+    struct step_config bad = other;
+    bad.tsteps = WAVE_MAX_STEPS + 1;
+    CHECK(step_relaunch(a, &bad, why, sizeof why) == -1 && strstr(why, "steps per pass") && step_launch(a)->tsteps == 3,
+          "a bad launch taken: %s", why);
+    if (b) {
+        step_fill_random(b, 5);
+        CHECK(step_run(a, 6, why, sizeof why) == 0 && step_run(b, 6, why, sizeof why) == 0, "run: %s", why);
+        size_t cells = step_cells(a, NULL, NULL);
+        double *x = malloc(2 * cells * sizeof *x), *y = x + cells;
+        for (int comp = 0; comp < NCOMPONENTS && x; comp++) {
+            step_get(a, comp, 0, x), step_get(b, comp, 0, y);
+            CHECK(!memcmp(x, y, cells * sizeof *x), "%s differs after the relaunch", component_names[comp]);
+        }
+        free(x);
+        step_close(b);
+    }
+    step_close(a);
+}
+
 static void test_gpu_steps_match_reference(void)
 {
     const struct backend *b = gpu_backend();
@@ -466,6 +506,7 @@ int main(void)
     RUN(test_step_bytes);
     RUN(test_material_scene);
     RUN(test_bad_input);
+    RUN(test_relaunch_is_a_fresh_open);
     RUN(test_gpu_steps_match_reference);
     return TEST_SUMMARY();
 }
