@@ -130,7 +130,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         if (decomp_relaunch(kept.m, &whole.c, why, n)) return -1;
         m = kept.m, kept.m = NULL;
     } else {
-        step_measure_keep(kept.on); /* another step: the kept one closed first */
+        if (kept.m) decomp_close(kept.m), kept.m = NULL; /* another step: the kept one closed first */
         if (!(m = decomp_open(&whole, why, n))) return -1;
         decomp_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
     }
