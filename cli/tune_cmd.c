@@ -26,7 +26,7 @@ static const char *const help =
     "usage: fdtdbench tune [OPTIONS]\n"
     "Finds the fastest launch (thread-block shape; nodes per thread for the variants that march\n"
     "along z; rows of nodes per thread along y and the pipeline depth for the tiled ones) of each\n"
-    "GPU kernel variant, scheme and component on this GPU, every measurement verified first, and\n"
+    "GPU kernel variant, scheme and component on this GPU, the final few launches verified first, and\n"
     "saves the winners in " TUNED_DIR "/<gpu>.conf, which run, sweep and bench then use. Kernels\n"
     "already in that file are reused unless --force is given. Every measurement is also written to\n"
     "results/<gpu>/tune-<date>.csv (table \"blocks\"; \"blocks-f64\", \"blocks-uniform\" and so on\n"
@@ -51,7 +51,7 @@ static const char *const help =
     "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
     "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
     "its registers capped at 40, 48 and 64 a thread (step --regs). With --device cpu, --step\n"
-    "tunes the temporally blocked step (wave) instead: its steps per pass (1, 2, 4, 8, then one more and\n"
+    "tunes the temporally blocked step (wave) instead: its steps per pass (2, 4, 8, then one more and\n"
     "less than the best) and planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
@@ -88,7 +88,9 @@ static void add_launch(struct shapes *s, const int b[3], int nodes, int rows, in
  * FINAL_CLOSE of the fastest screened one, at most FINALS, timed again with --reps samples, the
  * fastest of those saved (bench picks a kernel's variant by the saved figure). Replayed on that
  * run's rows: the same winners (linear's within 0.2%, shapes of equal thread count) in ~260 s;
- * on a lent H100 285 s, where the old search took 430 s. */
+ * on a lent H100 285 s, where the old search took 430 s. Screening does not verify (verifying took
+ * 37 of the 105 s of a new H100's f32 search): only the final few are verified, before they are
+ * timed again, and a launch that fails there is not saved. */
 enum { FINALS = 2, STEP_SECOND_NODES = 3 };
 static const double FINAL_CLOSE = 0.99;
 
@@ -318,7 +320,7 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
                                 .coef = e->coef, .device = DEV_GPU, .variant = e->variant,
                                 .grid = {q->grid[0], q->grid[1], q->grid[2]},
                                 .block = {c->b[i][0], c->b[i][1], c->b[i][2]}, .reps = reps, .nodes = c->nodes[i],
-                                .rows = rows, .stages = stages};
+                                .rows = rows, .stages = stages, .screening = reps < q->reps};
         struct run_result r;
         q->done++;
         if (measure(q->s->b, &rc, &q->s->desc, &r, why, sizeof why)) {
@@ -338,7 +340,7 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
         results_row(q->rf->f, table, &rc, &r, &q->s->desc, -1);
         results_check(q->rf);
         struct record m = {table, &rc, &r, &q->s->desc, NAN};
-        const double mc = r.verified ? metric_num(METRIC_mcells_per_s, &m) : -1;
+        const double mc = r.verified || rc.screening ? metric_num(METRIC_mcells_per_s, &m) : -1;
         timed_put(&q->seen, c->b[i], c->nodes[i], rows, stages, mc);
         if (mc > e->mcells_per_s) {
             memcpy(e->block, rc.block, sizeof e->block);
@@ -535,15 +537,17 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
 
 /* tune --device cpu --step: the temporally blocked step's launch (wave.h: steps per pass, planes
  * per sweep step) for each scheme and coefficient storage on `threads` threads, at 300^3 unless a
- * grid is given: steps per pass 1, 2, 4 and 8 a plane at a time, then the best's neighbours (one
- * step more and less), then it with 2 and 4 planes a sweep step; screened with one sample and the
+ * grid is given: steps per pass 2, 4 and 8 a plane at a time (one is the fused step; on the lent
+ * GPU machines' 16 cores its launches were the search's slowest, and never won), then the best's
+ * neighbours (one step more and less), then it with 2 and 4 planes a sweep step; screened with one
+ * sample and the
  * final few timed again with --reps (FINALS), as tune --step on a GPU. Saved in the CPU's tuned
  * file as variant step:VARIANT, its steps per pass in the nodes column (tuned.h), which step and
  * bench then use. The CPU's other step variants have nothing to tune. */
 static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision, const int grid_given[3], int threads,
                           int reps, int force)
 {
-    static const int first_tsteps[] = {1, 2, 4, 8};
+    static const int first_tsteps[] = {2, 4, 8}; /* one step a pass is the fused step, measured as such */
     const int grid[3] = {grid_given[0] ? grid_given[0] : PAPER_GRID, grid_given[0] ? grid_given[1] : PAPER_GRID,
                          grid_given[0] ? grid_given[2] : PAPER_GRID};
     struct session s;

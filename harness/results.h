@@ -21,6 +21,8 @@ struct run_config {
     int nodes;            /* GPU marching variants: nodes per thread along z (0 or 1: one) */
     int rows;             /* GPU tiled variants: rows of nodes per thread along y (0: unset, the kernel's default) */
     int stages;           /* GPU tiled variants: pipeline depth, planes copied ahead (0: unset, the kernel's default) */
+    int screening;        /* tune's screening: timed without verifying first (its row says verified 0); a
+                           * launch it keeps is verified when it is timed again */
 };
 
 /* The most rows per thread and the deepest pipeline any launch may ask for (check_extent, the
