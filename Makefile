@@ -44,7 +44,7 @@ CUDAFLAGS := -I$(CUDA)/include -DCUDA_INCLUDE='"$(CUDA)/include"'
 SPECS     := $(sort $(wildcard stencils/*.stencil))
 GEN       := $(BUILD)/gen
 LIB_C     := $(filter-out codegen/% %/fuzz_spec.c %/fuzz_cli.c cli/main.c kernels_gpu/%,\
-                 $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))) codegen/emit.c
+                 $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))) codegen/emit.c codegen/kcache.c
 # Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in, and
 # the step engine's fused half-step variants <variant>.c.step, <variant>.cu.step). A CPU variant is
 # generated into a source file of its own; the GPU templates are embedded in the binary with the

@@ -106,8 +106,8 @@ int cmd_cache(int argc, char **argv)
     if (!b->prepare) cli_error("cache: this build has no GPU backend (built without the CUDA toolkit)");
     if (clear) {
         int removed = 0;
-        if (rtc_cache_clear(&removed)) return 1;
-        printf("removed %d kernels from %s\n", removed, rtc_cache_dir() ? rtc_cache_dir() : "(no cache)");
+        if (kcache_clear(&removed)) return 1;
+        printf("removed %d kernels from %s\n", removed, kcache_dir() ? kcache_dir() : "(no cache)");
         return 0;
     }
     if (warm) {
@@ -131,11 +131,11 @@ int cmd_cache(int argc, char **argv)
                                       variants ? variants : "all");
         int compiled, cached;
         double ms;
-        rtc_counts(&compiled, &ms, &cached);
+        kcache_counts(DEV_GPU, &compiled, &ms, &cached);
         printf("%d kernels for %s in %.1f s on %d threads: %d compiled (%.1f s of compiling), %d already in the cache\n", n,
                rtc_forced_arch() ? rtc_forced_arch() : "this GPU", omp_get_wtime() - t0, omp_get_max_threads(),
                compiled, ms / 1e3, cached);
         if (refused) return 1;
     }
-    return rtc_cache_show(stdout, list) ? 1 : 0;
+    return kcache_show(stdout, list) ? 1 : 0;
 }

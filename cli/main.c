@@ -55,10 +55,10 @@ static void kernel_summary(void)
 {
     int compiled, cached;
     double ms;
-    rtc_counts(&compiled, &ms, &cached);
+    kcache_counts(DEV_GPU, &compiled, &ms, &cached);
     if (compiled || cached)
         fprintf(stderr, "GPU kernels: %d compiled by %s (%.1f s of compiling), %d from the cache %s\n", compiled,
-                rtc_version(), ms / 1e3, cached, rtc_cache_dir() ? rtc_cache_dir() : "(off)");
+                rtc_version(), ms / 1e3, cached, kcache_dir() ? kcache_dir() : "(off)");
 }
 
 /* OpenMP reads its placement variables before main runs, so pinning has to be in the

@@ -64,7 +64,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
             struct run_result *r, char *why, size_t n);
 
 /* Seconds this process's measure() calls spent verifying (and compiling the kernel, where the
- * device compiles at run time: rtc_counts says how much of it), allocating and filling the arrays,
+ * device compiles at run time: kcache_counts says how much of it), allocating and filling the arrays,
  * and probing and timing: where a long run's time went. */
 void measure_times(double *verify, double *setup, double *timing);
 

@@ -322,7 +322,7 @@ static const struct rule {
 /* One compiled launch shape of a kernel. */
 struct built {
     char options[MAX_CONSTANTS * CONSTANT_LEN];
-    struct rtc_code code;
+    struct kcache_code code;
     const void *fn;       /* loaded on first launch (NULL before) */
     size_t smem_allowed[GPU_MAX_DEVICES]; /* dynamic shared memory opted in for (above the default 48 KiB),
                                            * per GPU: the attribute is each device's own */
