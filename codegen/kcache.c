@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 /* Bumped whenever an entry's layout changes: older entries then no longer match any key. */
-#define ENTRY_MAGIC "fdtdbench-kernel 1"
+#define ENTRY_MAGIC "fdtdbench-kernel 2"
 #define TMP_PREFIX ".tmp-"
 /* An entry's suffix says its device: what kind of code follows its header. */
 static const char *const suffix[2] = {[DEV_CPU] = ".so", [DEV_GPU] = ".cubin"};
@@ -79,79 +79,117 @@ static void cache_warning(const char *what, const char *path)
     if (first) fprintf(stderr, "fdtdbench: warning: kernel cache: %s %s: %s (kernels are compiled, not kept)\n", what, path, strerror(errno));
 }
 
-/* An entry: header lines, then the code.
- *   fdtdbench-kernel 1
+/* An entry: the code, then its trailer.
+ *   <code>
+ *   fdtdbench-kernel 2
  *   key <16 hex>
  *   kernel <name> <options>
  *   compiled <ms> ms <UTC date>
  *   code <bytes> <16 hex: FNV-1a of the code>
- * Reads path into out if it holds key's whole, undamaged entry: 1; 0 if there is none; -1 if it
- * is damaged (why). */
-static int entry_read(const char *path, uint64_t key, struct kcache_code *out, char *why, size_t n)
+ * The last line says where the trailer starts: the code's size. */
+struct trailer {
+    unsigned long long key, sum;
+    size_t size;
+    double ms;
+    char label[1024], date[64];
+};
+
+/* Parses the trailer that ends buf[0..n) (buf[n] a NUL): 0, or -1 saying why. */
+static int trailer_parse(const char *buf, size_t n, struct trailer *t, char *why, size_t wn)
+{
+    size_t last = n ? n - 1 : 0; /* the start of the last line */
+    while (last > 0 && buf[last - 1] != '\n') last--;
+    const char *p = NULL;
+    int len = 0;
+    if (n < 2 || buf[n - 1] != '\n' || sscanf(buf + last, "code %zu %16llx", &t->size, &t->sum) != 2 || t->size > last)
+        return snprintf(why, wn, "it has no trailer (cut short?)"), -1;
+    p = buf + t->size;
+    if (strncmp(p, ENTRY_MAGIC "\n", strlen(ENTRY_MAGIC) + 1) || sscanf(p += strlen(ENTRY_MAGIC) + 1, "key %16llx\n%n", &t->key, &len) != 1 ||
+        strncmp(p += len, "kernel ", 7) || !strchr(p, '\n'))
+        return snprintf(why, wn, "its trailer is damaged"), -1;
+    snprintf(t->label, sizeof t->label, "%.*s", (int)(strchr(p, '\n') - p - 7), p + 7);
+    p = strchr(p, '\n') + 1;
+    if (sscanf(p, "compiled %lf ms %63s\n%n", &t->ms, t->date, &len) != 2 || p + len != buf + last)
+        return snprintf(why, wn, "its trailer is damaged"), -1;
+    return 0;
+}
+
+/* A file whole, malloc'd with a NUL after its *n bytes; NULL if it cannot be read. */
+static char *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    char line[4096], date[64];
-    unsigned long long k = 0, sum = 0;
-    size_t size = 0;
-    double ms = 0;
-    int ok = fgets(line, sizeof line, f) && !strcmp(line, ENTRY_MAGIC "\n") && fgets(line, sizeof line, f) &&
-             sscanf(line, "key %16llx", &k) == 1 && fgets(line, sizeof line, f) && fgets(line, sizeof line, f) &&
-             sscanf(line, "compiled %lf ms %63s", &ms, date) == 2 && fgets(line, sizeof line, f) &&
-             sscanf(line, "code %zu %16llx", &size, &sum) == 2;
-    if (!ok || k != key) {
-        snprintf(why, n, "%s", ok ? "it holds another kernel" : "its header is damaged");
-        fclose(f);
+    long size = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
+    char *s = size >= 0 && !fseek(f, 0, SEEK_SET) ? malloc((size_t)size + 1) : NULL;
+    if (s && fread(s, 1, (size_t)size, f) == (size_t)size) s[size] = '\0', *n = (size_t)size;
+    else free(s), s = NULL;
+    if (f) fclose(f);
+    return s;
+}
+
+/* Reads path into out if it holds key's whole, undamaged entry: 1; 0 if there is none; -1 if it
+ * is damaged (why). */
+static int entry_read(const char *path, uint64_t key, struct kcache_code *out, char *why, size_t wn)
+{
+    size_t n;
+    struct trailer t;
+    char *buf = slurp(path, &n);
+    if (!buf) return 0;
+    int bad = trailer_parse(buf, n, &t, why, wn);
+    if (!bad && t.key != key) bad = 1, snprintf(why, wn, "it holds another kernel");
+    if (!bad && fnv(FNV_START, buf, t.size) != t.sum) bad = 1, snprintf(why, wn, "its code does not match its hash");
+    if (bad) {
+        free(buf);
         return -1;
     }
-    char *code = malloc(size + 1);
-    size_t got = code ? fread(code, 1, size + 1, f) : 0;
-    fclose(f);
-    if (!code || got != size || fnv(FNV_START, code, size) != sum) {
-        snprintf(why, n, got < size ? "it is truncated (%zu of %zu bytes)" : got > size ? "it is longer than its header says"
-                                                                                         : "its code does not match its hash",
-                 got, size);
-        free(code);
-        return -1;
-    }
-    code[size] = '\0';
-    out->code = code, out->size = size, out->from_cache = 1, out->compile_ms = ms;
+    buf[t.size] = '\0'; /* PTX is text */
+    out->code = buf, out->size = t.size, out->from_cache = 1, out->compile_ms = t.ms;
     return 1;
 }
 
-/* Writes the entry whole or not at all: a temporary file, fsync, rename. */
-static void entry_write(const char *d, const char *path, uint64_t key, const char *label, const struct kcache_code *c)
+/* Writes the entry whole or not at all: a temporary file, fsync, rename. 0, or -1 (warned). */
+static int entry_write(const char *d, const char *path, uint64_t key, const char *label, const struct kcache_code *c)
 {
     char tmp[4200], date[32];
     time_t t = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-    if (make_dirs(d)) return cache_warning("cannot create", d);
+    if (make_dirs(d)) return cache_warning("cannot create", d), -1;
     snprintf(tmp, sizeof tmp, "%s/" TMP_PREFIX "%ld-XXXXXX", d, (long)getpid());
     int fd = mkstemp(tmp);
-    if (fd < 0) return cache_warning("cannot write in", d);
+    if (fd < 0) return cache_warning("cannot write in", d), -1;
     FILE *f = fdopen(fd, "wb");
-    int ok = f && fprintf(f, ENTRY_MAGIC "\nkey %016llx\nkernel %s\ncompiled %.1f ms %s\ncode %zu %016llx\n",
-                          (unsigned long long)key, label, c->compile_ms, date, c->size,
-                          (unsigned long long)fnv(FNV_START, c->code, c->size)) > 0 &&
-             fwrite(c->code, 1, c->size, f) == c->size && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int ok = f && fwrite(c->code, 1, c->size, f) == c->size &&
+             fprintf(f, ENTRY_MAGIC "\nkey %016llx\nkernel %s\ncompiled %.1f ms %s\ncode %zu %016llx\n",
+                     (unsigned long long)key, label, c->compile_ms, date, c->size,
+                     (unsigned long long)fnv(FNV_START, c->code, c->size)) > 0 &&
+             fflush(f) == 0 && fsync(fileno(f)) == 0;
     if (f ? fclose(f) : close(fd)) ok = 0;
     if (!ok || rename(tmp, path)) {
         cache_warning("cannot write", tmp);
         unlink(tmp);
+        return -1;
     }
+    return 0;
+}
+
+void kcache_file(enum device d, uint64_t key, char *out, size_t n)
+{
+    const char *folder = kcache_dir();
+    if (folder) snprintf(out, n, "%s/%016llx%s", folder, (unsigned long long)key, suffix[d]);
+    else if (n) out[0] = '\0';
 }
 
 void kcache_build(enum device d, uint64_t key, const char *label, kcache_compiler compile, void *ctx,
                   struct kcache_code *out)
 {
-    char path[4200], why[128];
+    char path[4200], why[128] = "";
     const char *folder = kcache_dir();
+    kcache_file(d, key, path, sizeof path);
     if (folder) {
-        snprintf(path, sizeof path, "%s/%016llx%s", folder, (unsigned long long)key, suffix[d]);
         const int got = entry_read(path, key, out, why, sizeof why);
         if (got > 0) {
 #pragma omp critical(kcache_counts)
             n_cached[d]++;
+            out->kept = 1;
             return;
         }
         if (got < 0) fprintf(stderr, "fdtdbench: the cached kernel %s (%s) is damaged: %s; compiling it again\n", path, label, why);
@@ -160,7 +198,7 @@ void kcache_build(enum device d, uint64_t key, const char *label, kcache_compile
     out->from_cache = 0;
 #pragma omp critical(kcache_counts)
     n_compiled[d]++, ms_compiled[d] += out->compile_ms;
-    if (folder) entry_write(folder, path, key, label, out);
+    out->kept = folder && !entry_write(folder, path, key, label, out);
 }
 
 /* ---- a failed compilation ------------------------------------------------------------ */
@@ -225,19 +263,22 @@ int kcache_show(FILE *f, int list)
     long count[2] = {0, 0};
     double bytes = 0;
     for (struct dirent *e; (e = readdir(dp));) {
-        char path[4400], head[4][1024] = {{0}};
+        char path[4400], why[128];
         struct stat st;
+        struct trailer t;
+        size_t n;
         const int dev = entry_device(e->d_name);
         if (dev < 0) continue;
         snprintf(path, sizeof path, "%s/%s", d, e->d_name);
         if (stat(path, &st)) continue;
         count[dev]++, bytes += (double)st.st_size;
         if (!list) continue;
-        FILE *ef = fopen(path, "rb");
-        for (int i = 0; ef && i < 4 && fgets(head[i], sizeof head[i], ef); i++) head[i][strcspn(head[i], "\n")] = '\0';
-        if (ef) fclose(ef);
-        fprintf(f, "%8.1f KiB  %s  %-40s  %s\n", st.st_size / 1024.0, device_names[dev],
-                head[3][0] ? head[3] + strlen("compiled ") : "?", head[2][0] ? head[2] + strlen("kernel ") : "(unreadable)");
+        char *buf = slurp(path, &n);
+        if (!buf) snprintf(why, sizeof why, "%s", strerror(errno));
+        const int ok = buf && !trailer_parse(buf, n, &t, why, sizeof why);
+        free(buf);
+        if (ok) fprintf(f, "%8.1f KiB  %s  %.1f ms %-24s  %s\n", st.st_size / 1024.0, device_names[dev], t.ms, t.date, t.label);
+        else fprintf(f, "%8.1f KiB  %s  (unreadable: %s)\n", st.st_size / 1024.0, device_names[dev], why);
     }
     closedir(dp);
     fprintf(f, "kernel cache: %s: %ld kernels (%ld CPU, %ld GPU), %.1f MiB\n", d, count[DEV_CPU] + count[DEV_GPU],

@@ -4,9 +4,11 @@
  *   $FDTDBENCH_CACHE, else $XDG_CACHE_HOME/fdtd-bench, else ~/.cache/fdtd-bench,
  * named by its key (a hash of everything that goes into the code, which the compiling side works
  * out) and suffixed by its device: .cubin (GPU: machine code or PTX), .so (CPU: a shared object).
- * An entry is written to a temporary file, synced and renamed, so concurrent runs and a kill at
- * any moment leave a whole entry or none; one that is truncated or damaged (its size and hash are
- * checked on every read) is compiled again and rewritten, never loaded. */
+ * An entry is the code, then a trailer of text lines that names it and its size and hash, so that
+ * a CPU entry is itself a shared object the loader takes. It is written to a temporary file,
+ * synced and renamed, so concurrent runs and a kill at any moment leave a whole entry or none;
+ * one that is truncated or damaged (its size and hash are checked on every read) is compiled
+ * again and rewritten, never loaded. */
 #ifndef CODEGEN_KCACHE_H
 #define CODEGEN_KCACHE_H
 
@@ -21,6 +23,7 @@ struct kcache_code {
     char *code;        /* malloc'd, with a NUL after its size bytes (PTX is text); the caller frees it */
     size_t size;
     int from_cache;    /* 1: read from the disk cache; 0: compiled by this call */
+    int kept;          /* 1: the cache's file holds this code (read from it, or written to it) */
     double compile_ms; /* what compiling it took, now or when it was cached */
 };
 
@@ -35,6 +38,9 @@ typedef void (*kcache_compiler)(void *ctx, struct kcache_code *out);
  * label ("name options") names it in messages and in the cache's listing. Thread-safe. */
 void kcache_build(enum device d, uint64_t key, const char *label, kcache_compiler compile, void *ctx,
                   struct kcache_code *out);
+
+/* The file of key's entry for device d (kcache_build's), "" with the cache off. */
+void kcache_file(enum device d, uint64_t key, char *out, size_t n);
 
 /* The end of a compilation that failed: the compiler's log and the source written to a file
  * beside the cache (else in $TMPDIR or /tmp), then one line on stderr, "fdtdbench: WHO could not
