@@ -29,7 +29,9 @@ SANFLAGS  := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize
 # engine (reference, step engine) -> harness (measurement, metrics, results) -> report -> cli.
 SRC_DIRS  := stencils analysis codegen kernels_cpu kernels_gpu engine harness report cli
 INCLUDES  := $(addprefix -I,$(SRC_DIRS))
-ALLCFLAGS := -std=c11 -Wall -Wextra -fopenmp $(CFLAGS) $(SANFLAGS) $(INCLUDES) -MMD -MP
+# What the kernels are compiled with too, at run time (kernels_cpu/jit.c; build_info.h records it).
+KERNEL_CFLAGS := -std=c11 -Wall -Wextra -fopenmp $(CFLAGS) $(SANFLAGS)
+ALLCFLAGS := $(KERNEL_CFLAGS) $(INCLUDES) -MMD -MP
 LDLIBS    := -lm
 
 # The CUDA toolkit, found by nvcc on the PATH (NVCC= or CUDA= builds without it). Only its headers
@@ -44,25 +46,24 @@ CUDAFLAGS := -I$(CUDA)/include -DCUDA_INCLUDE='"$(CUDA)/include"'
 SPECS     := $(sort $(wildcard stencils/*.stencil))
 GEN       := $(BUILD)/gen
 LIB_C     := $(filter-out codegen/% %/fuzz_spec.c %/fuzz_cli.c cli/main.c kernels_gpu/%,\
-                 $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))) codegen/emit.c
+                 $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))) codegen/emit.c codegen/kcache.c
 # Kernel variants: one template each (kernels_cpu/<variant>.c.in, kernels_gpu/<variant>.cu.in, and
-# the step engine's fused half-step variants <variant>.c.step, <variant>.cu.step). A CPU variant is
-# generated into a source file of its own; the GPU templates are embedded in the binary with the
-# headers their kernels include and filled at run time (launch.c). One generated table per device.
+# the step engine's fused half-step variants <variant>.c.step, <variant>.cu.step), and one CPML
+# layer template per device (<name>.c.layer, .cu.layer; codegen/layer.h). No kernel is compiled
+# here: the templates are embedded in the binary with the headers their kernels include, and each
+# kernel is filled and compiled when a command first needs it, for the machine in hand (the CPU's
+# by this build's compiler and flags: kernels_cpu/jit.c; the GPU's by NVRTC: kernels_gpu/launch.c).
+# The build writes each device's tables of launchers, filling every kernel once to check them.
 CPU_TEMPLATES := $(sort $(wildcard kernels_cpu/*.c.in kernels_cpu/*.c.step))
 GPU_TEMPLATES := $(sort $(wildcard kernels_gpu/*.cu.in kernels_gpu/*.cu.step))
-variant_of = $(basename $(basename $(notdir $(1))))
-SCHEMES   := $(notdir $(basename $(SPECS)))
-# A CPU variant's kernels, one translation unit per scheme: make -j compiles them side by side
-# (a variant's five schemes in one file took a core half a minute at -O3). The CPML layer
-# kernels likewise, from one layer template, with a table of their own (codegen/layer.h).
 CPU_LAYER_TEMPLATE := kernels_cpu/cpml.c.layer
 GPU_LAYER_TEMPLATE := kernels_gpu/cpml.cu.layer
-CPU_KERNEL_OBJ := $(foreach t,$(CPU_TEMPLATES),$(foreach s,$(SCHEMES),$(GEN)/cpu_$(call variant_of,$(t))_$(s).o)) \
-                  $(GEN)/cpu_table.o $(foreach s,$(SCHEMES),$(GEN)/cpu_layer_$(s).o) $(GEN)/cpu_layer_table.o
-LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_KERNEL_OBJ) $(GEN)/builtin_specs.o
-GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h codegen/kernel.h codegen/layer.h stencils/spec.h \
-               engine/halo_rule.h
+variant_of = $(basename $(basename $(notdir $(1))))
+KERNEL_HEADERS := codegen/kernel.h codegen/layer.h stencils/spec.h engine/halo_rule.h
+CPU_HEADERS := $(filter-out kernels_cpu/jit.h,$(wildcard kernels_cpu/*.h)) $(KERNEL_HEADERS)
+GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h $(KERNEL_HEADERS)
+CPU_OBJ   := $(addprefix $(GEN)/,cpu_table.o cpu_layer_table.o cpu_templates.o cpu_headers.o)
+LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_OBJ) $(GEN)/builtin_specs.o
 # NCCL (the halo exchange of step --gpus) where the toolkit's headers have it; its library is
 # loaded at run time (kernels_gpu/nccl_transport.c), so the binary runs where it is missing.
 NCCL_H    := $(if $(CUDA),$(wildcard $(CUDA)/include/nccl.h))
@@ -108,34 +109,23 @@ $(GEN)/generate: $(GEN_SRC) stencils/spec.h analysis/design.h codegen/embed.h co
 	@mkdir -p $(GEN)
 	$(CC) -std=c11 -Wall -Wextra $(filter -Werror,$(CFLAGS)) -O1 $(SANFLAGS) -Istencils -Ianalysis -Icodegen -o $@ $(GEN_SRC) -lm
 
-define cpu_kernels
-$(GEN)/cpu_$(call variant_of,$(1))_$(2).c: $(1) $(GEN)/generate $(filter %/$(2).stencil,$(SPECS))
-	$(GEN)/generate variant $(1) $$@ $(filter %/$(2).stencil,$(SPECS))
-endef
-$(foreach t,$(CPU_TEMPLATES),$(foreach s,$(SCHEMES),$(eval $(call cpu_kernels,$(t),$(s)))))
-
-define cpu_layer_kernels
-$(GEN)/cpu_layer_$(1).c: $(CPU_LAYER_TEMPLATE) $(GEN)/generate $(filter %/$(1).stencil,$(SPECS))
-	$(GEN)/generate layer $(CPU_LAYER_TEMPLATE) $$@ $(filter %/$(1).stencil,$(SPECS))
-endef
-$(foreach s,$(SCHEMES),$(eval $(call cpu_layer_kernels,$(s))))
+$(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
+	$(GEN)/generate table cpu $@ $(CPU_TEMPLATES) $(SPECS)
 
 $(GEN)/cpu_layer_table.c: $(CPU_LAYER_TEMPLATE) $(GEN)/generate $(SPECS)
 	$(GEN)/generate layertable $< $@ $(SPECS)
 
-# Kept for reading (make would delete them as intermediates).
-.PRECIOUS: $(GEN)/cpu_%.c
-
-$(GEN)/cpu_table.c: $(CPU_TEMPLATES) $(GEN)/generate $(SPECS)
-	$(GEN)/generate table cpu $@ $(CPU_TEMPLATES) $(SPECS)
-
-# The GPU table also fills every GPU kernel once, so that a template's fault fails the build.
 $(GEN)/gpu_table.c: $(GPU_TEMPLATES) $(GEN)/generate $(SPECS)
 	$(GEN)/generate table gpu $@ $(GPU_TEMPLATES) $(SPECS)
 
-# The GPU layer kernels' launchers (each kernel filled once here too, as the GPU table's).
 $(GEN)/gpu_layer_table.c: $(GPU_LAYER_TEMPLATE) $(GEN)/generate $(SPECS)
 	$(GEN)/generate layertable $< $@ $(SPECS)
+
+$(GEN)/cpu_templates.c: $(CPU_TEMPLATES) $(CPU_LAYER_TEMPLATE) $(GEN)/generate
+	$(GEN)/generate embed $@ cpu_template $(CPU_TEMPLATES) $(CPU_LAYER_TEMPLATE)
+
+$(GEN)/cpu_headers.c: $(CPU_HEADERS) $(GEN)/generate
+	$(GEN)/generate embed $@ cpu_header $(CPU_HEADERS)
 
 $(GEN)/gpu_templates.c: $(GPU_TEMPLATES) $(GPU_LAYER_TEMPLATE) $(GEN)/generate
 	$(GEN)/generate embed $@ gpu_template $(GPU_TEMPLATES) $(GPU_LAYER_TEMPLATE)
@@ -149,14 +139,17 @@ $(GEN)/gpu_support.c: kernels_gpu/support.cu $(GEN)/generate
 $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 	$(GEN)/generate sources $@ $(SPECS)
 
-# What every CSV row records of the build: commit (+dirty if the tree differs), compiler, flags.
+# What every CSV row records of the build: commit (+dirty if the tree differs), compiler, flags;
+# and how the CPU kernels are compiled at run time: the compiler (its path) and every flag.
 $(GEN)/build_info.h: FORCE
 	@mkdir -p $(GEN)
 	@{ printf '#define BUILD_COMMIT "%s"\n' "$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD -- 2>/dev/null || echo +dirty)"; \
 	   printf '#define BUILD_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
-	   printf '#define BUILD_CFLAGS "%s"\n' "$(CFLAGS)"; } > $@.tmp
+	   printf '#define BUILD_CFLAGS "%s"\n' "$(CFLAGS)"; \
+	   printf '#define BUILD_KERNEL_CC "%s"\n' "$$(command -v $(firstword $(CC)))$(if $(word 2,$(CC)), $(wordlist 2,$(words $(CC)),$(CC)))"; \
+	   printf '#define BUILD_KERNEL_CFLAGS "%s"\n' "$(KERNEL_CFLAGS)"; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/harness/metrics.o $(BUILD)/harness/step_measure.o: $(GEN)/build_info.h
+$(BUILD)/harness/metrics.o $(BUILD)/harness/step_measure.o $(BUILD)/kernels_cpu/jit.o: $(GEN)/build_info.h
 .PHONY: FORCE
 FORCE:
 

@@ -183,11 +183,37 @@ static int incache_grid(struct run_config *c, const struct device_desc *d)
     return 1;
 }
 
+/* Every kernel the single-component tables run, compiled first on every core: a CPU kernel once;
+ * a GPU kernel's launch at the two grids its tables tune for (the paper's and 512^3; the sizes
+ * between and beyond take the nearer's), tuned, else declared. A new machine then spends seconds
+ * compiling, not minutes, and never between a probe and its timing. */
+static void precompile(struct bench *b, enum device d)
+{
+    static const int grids[] = {PAPER_GRID, 512};
+    const struct kernel_entry *t = d == DEV_CPU ? cpu_kernel_table : gpu_kernel_table;
+    const int len = d == DEV_CPU ? cpu_kernel_table_len : gpu_kernel_table_len, ngrids = d == DEV_CPU ? 1 : 2;
+    const double t0 = omp_get_wtime();
+#pragma omp parallel for collapse(2) schedule(dynamic) num_threads(omp_get_num_procs())
+    for (int i = 0; i < len; i++)
+        for (int g = 0; g < 2; g++) {
+            const struct kernel_entry *k = &t[i];
+            struct run_config c = {.scheme = scheme_find(k->scheme), .component = k->component,
+                                   .precision = k->precision, .coef = k->coef, .device = d, .variant = k->variant,
+                                   .grid = {grids[g], grids[g], grids[g]}};
+            if (g >= ngrids) continue;
+            default_launch(&b->s, &c);
+            prepare_runs(b->s.b, &c, 1);
+        }
+    fprintf(stderr, "bench: every %s kernel%s compiled or read from the cache in %.1f s\n", device_names[d],
+            d == DEV_GPU ? "'s launch" : "", omp_get_wtime() - t0);
+}
+
 static void bench_cpu(struct bench *b)
 {
     const char *vars[8];
     int nv = kernel_variants(DEV_CPU, vars, 8), all = omp_get_num_procs();
     int thread_counts[2] = {1, all};
+    precompile(b, DEV_CPU);
     for (int t = 0; t < (all > 1 ? 2 : 1); t++) {
         session_bandwidth(&b->s, thread_counts[t]);
         const char *table = thread_counts[t] == 1 ? "table5-1thread" : "table5-allthreads";
@@ -232,31 +258,11 @@ static void bench_cpu(struct bench *b)
             }
 }
 
-/* Every kernel the GPU tables run, compiled first on every core: each one's launch at the two
- * grids its tables tune for (the paper's and 512^3; the sizes between and beyond take the
- * nearer's), tuned, else declared. A new GPU then spends seconds compiling, not minutes. */
-static void precompile_gpu(struct bench *b)
-{
-    static const int grids[] = {PAPER_GRID, 512};
-    const double t0 = omp_get_wtime();
-#pragma omp parallel for collapse(2) schedule(dynamic)
-    for (int i = 0; i < gpu_kernel_table_len; i++)
-        for (int g = 0; g < 2; g++) {
-            const struct kernel_entry *k = &gpu_kernel_table[i];
-            struct run_config c = {.scheme = scheme_find(k->scheme), .component = k->component,
-                                   .precision = k->precision, .coef = k->coef, .device = DEV_GPU, .variant = k->variant,
-                                   .grid = {grids[g], grids[g], grids[g]}};
-            default_launch(&b->s, &c);
-            prepare_launches(b->s.b, k, c.grid, 1, (const int(*)[3])c.block, &c.nodes, &c.rows, &c.stages);
-        }
-    fprintf(stderr, "bench: every GPU kernel's launch compiled or read from the cache in %.1f s\n", omp_get_wtime() - t0);
-}
-
 static void bench_gpu(struct bench *b)
 {
     const char *vars[8];
     int nv = kernel_variants(DEV_GPU, vars, 8);
-    precompile_gpu(b);
+    precompile(b, DEV_GPU);
     session_bandwidth(&b->s, 0);
     for (int i = 0; i < 6 && scheme_reference(); i++) { /* Table 2: Yee against block shape, the paper's method */
         struct run_config c = hx_config(scheme_reference(), DEV_GPU, "baseline", COEF_ARRAY, PAPER_GRID);

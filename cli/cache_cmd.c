@@ -1,24 +1,27 @@
-/* fdtdbench cache: the folder of GPU kernels compiled at run time (kernels_gpu/rtc.h): what it
- * holds, clearing it, and filling it ahead of a run (for the GPU in hand or, without one, for an
- * architecture named). */
+/* fdtdbench cache: the folder of kernels compiled at run time (codegen/kcache.h), the CPU's and
+ * the GPU's: what it holds, clearing it, and filling it ahead of a run (the CPU's, and the GPU's
+ * for the GPU in hand or, without one, for an architecture named). */
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "kcache.h"
 #include "layer.h"
 #include "rtc.h"
 #include "session.h"
 
 static const char *const usage =
-    "usage: fdtdbench cache [--list] [--clear] [--warm [--arch sm_XY] [--scheme LIST] [--variant LIST]]\n"
-    "GPU kernels are compiled by NVRTC when a command first needs them, for the GPU in hand, and kept\n"
-    "in the kernel cache: $FDTDBENCH_CACHE, else $XDG_CACHE_HOME/fdtd-bench, else ~/.cache/fdtd-bench\n"
-    "(FDTDBENCH_CACHE=off, or --no-cache on any command, compiles every kernel and keeps none).\n"
-    "Without options: the folder, its kernel count and size. --warm compiles every selected kernel\n"
-    "(both precisions and every coefficient storage, the step's fused and CPML layer kernels too) at its default\n"
-    "launch, in parallel: for the GPU in hand, or for --arch without one (sm_90: machine code; newer\n"
-    "GPUs than this NVRTC knows get PTX).\n";
+    "usage: fdtdbench cache [--list] [--clear] [--warm [--device cpu|gpu|all] [--arch sm_XY] [--scheme LIST] [--variant LIST]]\n"
+    "Kernels are compiled when a command first needs them, for the machine in hand: the CPU's by the C\n"
+    "compiler this suite was built with, with its flags, the GPU's by NVRTC for the GPU in hand. Both\n"
+    "are kept in the kernel cache: $FDTDBENCH_CACHE, else $XDG_CACHE_HOME/fdtd-bench, else\n"
+    "~/.cache/fdtd-bench (FDTDBENCH_CACHE=off, or --no-cache on any command, compiles every kernel and\n"
+    "keeps none). Without options: the folder, its kernel count per device and size. --warm compiles\n"
+    "every selected kernel (both precisions and every coefficient storage, the step's fused and CPML\n"
+    "layer kernels too), several at once on every core: the CPU's, and the GPU's at their default\n"
+    "launches, for the GPU in hand or, with --arch, for that architecture, GPU or not (sm_90: machine\n"
+    "code; newer GPUs than this NVRTC knows get PTX).\n";
 
 /* 1 if name is in the comma list (NULL or "all": every name). */
 static int selected(const char *list, const char *name)
@@ -30,8 +33,8 @@ static int selected(const char *list, const char *name)
     return 0;
 }
 
-extern const struct kernel_entry gpu_fused_table[];
-extern const int gpu_fused_table_len;
+extern const struct kernel_entry cpu_fused_table[], gpu_fused_table[];
+extern const int cpu_fused_table_len, gpu_fused_table_len;
 
 /* Compiles the selected kernels of a table at their declared launches on a 512^3 grid; the count. */
 static int warm_table(const struct backend *b, const struct kernel_entry *t, int len, const char *schemes,
@@ -62,12 +65,13 @@ static int warm_table(const struct backend *b, const struct kernel_entry *t, int
 }
 
 /* The selected CPML layer kernels (codegen/layer.h: one launch shape each); the count. */
-static int warm_layers(const struct backend *b, const char *schemes, const char *variants, int *refused)
+static int warm_layers(const struct backend *b, const struct layer_entry *t, int len, const char *schemes,
+                       const char *variants, int *refused)
 {
     int count = 0, bad = 0;
 #pragma omp parallel for schedule(dynamic) reduction(+ : count, bad)
-    for (int i = 0; i < gpu_layer_table_len; i++) {
-        const struct layer_entry *e = &gpu_layer_table[i];
+    for (int i = 0; i < len; i++) {
+        const struct layer_entry *e = &t[i];
         char why[256];
         if (!selected(schemes, e->scheme) || !selected(variants, e->variant)) continue;
         if (b->prepare_layer(e, why, sizeof why)) {
@@ -80,21 +84,49 @@ static int warm_layers(const struct backend *b, const char *schemes, const char 
     return count;
 }
 
+/* The selected kernels of b's device, compiled or read from the cache, and a line saying so where
+ * there were any; the count. */
+static int warm_device(const struct backend *b, const char *schemes, const char *variants, int *refused)
+{
+    const int cpu = b->device == DEV_CPU;
+    int n = 0, compiled0, cached0, compiled, cached;
+    double ms0, ms, t0 = omp_get_wtime();
+    kcache_counts(b->device, &compiled0, &ms0, &cached0);
+    n += warm_table(b, cpu ? cpu_kernel_table : gpu_kernel_table, cpu ? cpu_kernel_table_len : gpu_kernel_table_len,
+                    schemes, variants, refused);
+    n += warm_table(b, cpu ? cpu_fused_table : gpu_fused_table, cpu ? cpu_fused_table_len : gpu_fused_table_len,
+                    schemes, variants, refused);
+    n += warm_layers(b, cpu ? cpu_layer_table : gpu_layer_table, cpu ? cpu_layer_table_len : gpu_layer_table_len,
+                     schemes, variants, refused);
+    kcache_counts(b->device, &compiled, &ms, &cached);
+    if (n)
+        printf("%d kernels for %s in %.1f s on %d threads: %d compiled (%.1f s of compiling), %d already in the cache\n",
+               n, cpu ? "this CPU" : rtc_forced_arch() ? rtc_forced_arch() : "this GPU", omp_get_wtime() - t0,
+               omp_get_max_threads(), compiled - compiled0, (ms - ms0) / 1e3, cached - cached0);
+    return n;
+}
+
 int cmd_cache(int argc, char **argv)
 {
-    int list = 0, clear = 0, warm = 0;
+    static const char *const devices[] = {"cpu", "gpu", "all"};
+    int list = 0, clear = 0, warm = 0, device = -1; /* -1: not given (all) */
     const char *arch = NULL, *schemes = NULL, *variants = NULL;
     const struct cli_option opts[] = {
-        {"list", CLI_FLAG, NULL, "one line per kernel: size, when and how long it took to compile, what", &list, 0, 0, NULL, 0},
+        {"list", CLI_FLAG, NULL, "one line per kernel: size, device, when and how long it took to compile, what", &list,
+         0, 0, NULL, 0},
         {"clear", CLI_FLAG, NULL, "remove every kernel (and failed compilations' logs)", &clear, 0, 0, NULL, 0},
         {"warm", CLI_FLAG, NULL, "compile the selected kernels now, in parallel", &warm, 0, 0, NULL, 0},
-        {"arch", CLI_TEXT, "sm_XY", "--warm for this architecture, GPU or not (the GPU's)", &arch, 0, 0, NULL, 0},
+        {"device", CLI_CHOICE, "cpu|gpu|all", "--warm: this device's kernels (all: the CPU's, and the GPU's where there "
+         "is one or --arch names one)", &device, 0, 0, devices, 3},
+        {"arch", CLI_TEXT, "sm_XY", "--warm the GPU's for this architecture, GPU or not (the GPU's)", &arch, 0, 0, NULL, 0},
         {"scheme", CLI_TEXT, "LIST|all", "--warm: these schemes (all)", &schemes, 0, 0, NULL, 0},
-        {"variant", CLI_TEXT, "LIST|all", "--warm: these GPU variants, fused ones and the layer's cpml included (all)",
-         &variants, 0, 0, NULL, 0},
+        {"variant", CLI_TEXT, "LIST|all", "--warm: these variants of either device, fused ones and the layer's cpml "
+         "included (all)", &variants, 0, 0, NULL, 0},
     };
     cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
-    if ((arch || schemes || variants) && !warm) cli_error("cache: --arch, --scheme and --variant go with --warm");
+    if ((arch || schemes || variants || device >= 0) && !warm)
+        cli_error("cache: --device, --arch, --scheme and --variant go with --warm");
+    if (arch && device == DEV_CPU) cli_error("cache: --arch names a GPU architecture, not one for --device cpu");
     if (clear && warm) cli_error("cache: --clear and --warm: one at a time");
     if (schemes && strcmp(schemes, "all"))
         for (const char *p = schemes; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
@@ -102,40 +134,40 @@ int cmd_cache(int argc, char **argv)
             snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ","), p);
             cli_scheme(name); /* ends with the known names if it is not one */
         }
-    const struct backend *b = gpu_backend();
-    if (!b->prepare) cli_error("cache: this build has no GPU backend (built without the CUDA toolkit)");
+    const struct backend *gpu = gpu_backend();
     if (clear) {
         int removed = 0;
-        if (rtc_cache_clear(&removed)) return 1;
-        printf("removed %d kernels from %s\n", removed, rtc_cache_dir() ? rtc_cache_dir() : "(no cache)");
+        if (kcache_clear(&removed)) return 1;
+        printf("removed %d kernels from %s\n", removed, kcache_dir() ? kcache_dir() : "(no cache)");
         return 0;
     }
     if (warm) {
         char why[256];
+        int gpu_too = 0;
         if (arch) {
             int major = 0, minor = 0;
             char check[16];
+            if (!gpu->prepare) cli_error("cache: --arch: this build has no GPU backend (built without the CUDA toolkit)");
             if (sscanf(arch, "sm_%1d%1d", &major, &minor) != 2 || strlen(arch) != 5 ||
                 rtc_arch(major, minor, check, sizeof check, why, sizeof why) || strcmp(check, arch))
                 cli_error("cache: --arch %s: give sm_XY, an architecture %s makes machine code for", arch, rtc_version());
             rtc_force_arch(arch);
-        } else if (!b->available(why, sizeof why)) {
-            cli_error("cache: no GPU to compile for (%s); name one with --arch sm_XY", why);
+            gpu_too = 1;
+        } else if (device != DEV_CPU) {
+            if (!gpu->prepare) snprintf(why, sizeof why, "this build has no GPU backend: built without the CUDA toolkit");
+            gpu_too = gpu->prepare && gpu->available(why, sizeof why);
+            if (!gpu_too && device == DEV_GPU)
+                cli_error("cache: no GPU to compile for (%s)%s", why, gpu->prepare ? "; name one with --arch sm_XY" : "");
+            if (!gpu_too && gpu->prepare)
+                fprintf(stderr, "cache: no GPU to compile for (%s): CPU kernels only; --arch sm_XY names one\n", why);
         }
-        int refused = 0, n = 0;
-        double t0 = omp_get_wtime();
-        n += warm_table(b, gpu_kernel_table, gpu_kernel_table_len, schemes, variants, &refused);
-        n += warm_table(b, gpu_fused_table, gpu_fused_table_len, schemes, variants, &refused);
-        n += warm_layers(b, schemes, variants, &refused);
-        if (!n && !refused) cli_error("cache: no GPU kernel matches --scheme %s --variant %s", schemes ? schemes : "all",
-                                      variants ? variants : "all");
-        int compiled, cached;
-        double ms;
-        rtc_counts(&compiled, &ms, &cached);
-        printf("%d kernels for %s in %.1f s on %d threads: %d compiled (%.1f s of compiling), %d already in the cache\n", n,
-               rtc_forced_arch() ? rtc_forced_arch() : "this GPU", omp_get_wtime() - t0, omp_get_max_threads(),
-               compiled, ms / 1e3, cached);
+        int refused = 0, n = device == DEV_GPU ? 0 : warm_device(cpu_backend(), schemes, variants, &refused);
+        if (gpu_too) n += warm_device(gpu, schemes, variants, &refused);
+        if (!n && !refused)
+            cli_error("cache: no %s kernel matches --scheme %s --variant %s",
+                      !gpu_too ? "CPU" : device == DEV_GPU ? "GPU" : "CPU or GPU", schemes ? schemes : "all",
+                      variants ? variants : "all");
         if (refused) return 1;
     }
-    return rtc_cache_show(stdout, list) ? 1 : 0;
+    return kcache_show(stdout, list) ? 1 : 0;
 }

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "jit.h"
+#include "kcache.h"
 #include "rtc.h"
 #include "transport.h"
 
@@ -27,7 +29,7 @@ static const struct {
     {"tune", cmd_tune, "find and save the best GPU block shapes"},
     {"report", cmd_report, "results/README.md from the committed CSVs"},
     {"compare", cmd_compare, "two results files row by row: faster, slower or within noise"},
-    {"cache", cmd_cache, "the GPU kernels compiled at run time: list, clear, or compile ahead"},
+    {"cache", cmd_cache, "the kernels compiled at run time (CPU and GPU): list, clear, or compile ahead"},
 };
 
 static void usage(FILE *f)
@@ -35,7 +37,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: fdtdbench COMMAND [OPTIONS]   (fdtdbench COMMAND --help for its options)\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].help);
-    fprintf(f, "\nEvery command also takes --no-cache: GPU kernels compiled afresh, none kept (fdtdbench cache).\n");
+    fprintf(f, "\nEvery command also takes --no-cache: kernels compiled afresh, none kept (fdtdbench cache).\n");
 }
 
 /* --no-cache, wherever it stands after the command: taken out of argv, and said in the
@@ -50,15 +52,19 @@ static int take_no_cache(int argc, char **argv)
     return n;
 }
 
-/* One line on what run-time compilation cost this command, where it compiled or loaded any. */
+/* A line per device on what run-time compilation cost this command, where it compiled or loaded
+ * any kernel. */
 static void kernel_summary(void)
 {
-    int compiled, cached;
-    double ms;
-    rtc_counts(&compiled, &ms, &cached);
-    if (compiled || cached)
-        fprintf(stderr, "GPU kernels: %d compiled by %s (%.1f s of compiling), %d from the cache %s\n", compiled,
-                rtc_version(), ms / 1e3, cached, rtc_cache_dir() ? rtc_cache_dir() : "(off)");
+    for (int d = DEV_CPU; d <= DEV_GPU; d++) {
+        int compiled, cached;
+        double ms;
+        kcache_counts(d, &compiled, &ms, &cached);
+        if (compiled || cached)
+            fprintf(stderr, "%s kernels: %d compiled by %s (%.1f s of compiling), %d from the cache %s\n",
+                    d == DEV_CPU ? "CPU" : "GPU", compiled, d == DEV_CPU ? cpu_compiler() : rtc_version(), ms / 1e3,
+                    cached, kcache_dir() ? kcache_dir() : "(off)");
+    }
 }
 
 /* OpenMP reads its placement variables before main runs, so pinning has to be in the

@@ -115,6 +115,7 @@ int cmd_run(int argc, char **argv)
     if (tile || block) parse_block(tile ? "--tile" : "--block", tile ? tile : block, o.device, c.block);
     default_launch(&s, &c);
     check_config(&s, &c, "");
+    prepare_runs(s.b, &c, 1); /* compiled before the probe: a kernel that fails to compile wastes no time */
     if (!cache_resident(&c, &s.desc)) session_bandwidth(&s, o.threads); /* else no memory figure to pair */
     struct run_result r;
     char why[512];
@@ -208,21 +209,26 @@ int cmd_sweep(int argc, char **argv)
     for (int i = 0; i < nb; i++) parse_block(tile_list ? "--tiles" : "--blocks", blocks[i], o.device, bl[i]);
     struct session s;
     session_open(&s, o.device);
-    /* Every combination's launch against its grid, the kernel's existence and memory; whether any
-     * measures memory (else no probe: nothing to pair it with). */
-    int beyond_cache = 0;
+    /* Every combination's launch against its grid, the kernel's existence and memory, and whether any
+     * measures memory (else no probe: nothing to pair it with); then every one's kernel compiled, in
+     * parallel. */
+    int nblocks = nb ? nb : 1, total = ns * nc * ng * nblocks * nt, done = 0, failed = 0, nconf = 0, beyond_cache = 0;
+    struct run_config *conf = malloc(sizeof *conf * (size_t)(ns * nc * ng * nblocks));
+    if (!conf) cli_fail("out of memory");
     for (int si = 0; si < ns; si++)
         for (int ci = 0; ci < nc; ci++)
             for (int gi = 0; gi < ng; gi++)
-                for (int bi = 0; bi < (nb ? nb : 1); bi++) {
+                for (int bi = 0; bi < nblocks; bi++) {
                     struct run_config c = sweep_config(&s, &o, sl[si], cl[ci], gl[gi], nb ? bl[bi] : NULL, 0);
                     char what[160];
                     snprintf(what, sizeof what, "sweep: %s %s grid %s%s%s: ", sl[si]->name, component_names[cl[ci]],
                              grids[gi], nb ? (tile_list ? " tile " : " block ") : "", nb ? blocks[bi] : "");
                     check_config(&s, &c, what);
                     beyond_cache |= !cache_resident(&c, &s.desc);
+                    conf[nconf++] = c;
                 }
-    int nblocks = nb ? nb : 1, total = ns * nc * ng * nblocks * nt, done = 0, failed = 0;
+    prepare_runs(s.b, conf, nconf);
+    free(conf);
     struct results_file rf;
     if (results_open(&rf, dir, s.slug, name)) return 2;
     fprintf(stderr, "sweep: %d measurements into %s\n", total, rf.path);

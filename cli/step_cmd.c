@@ -144,6 +144,7 @@ int cmd_step(int argc, char **argv)
     double w[MAX_GROUPS];
     if (step_vacuum(&c.c, w, why, sizeof why)) cli_error("%s", why);
     if (step_fits(&c, &s.desc, why, sizeof why)) cli_error("%s", why); /* before any allocation */
+    step_prepare(&c.c); /* its kernels compiled in parallel, before anything is verified or timed */
     struct step_result r;
     if (step_measure(&c, &s.desc, &r, why, sizeof why)) cli_error("step: %s", why);
     struct results_file rf;

@@ -560,6 +560,14 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
     const char *fused[8];
     const int nf = step_fused_variants(DEV_CPU, fused, 8);
     int tuned = 0;
+#pragma omp parallel for collapse(3) schedule(dynamic) num_threads(omp_get_num_procs()) /* the kernels first */
+    for (int v = 0; v < nf; v++)
+        for (int i = 0; i < ns; i++)
+            for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
+                const struct step_config c = {.b = s.b, .s = sl[i], .precision = precision, .coef = coef,
+                                              .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}};
+                if (step_fused_traits(DEV_CPU, fused[v])->planes && step_supported(&c)) step_prepare(&c);
+            }
     session_bandwidth(&s, threads);
     step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
     const double start = omp_get_wtime();
@@ -709,6 +717,16 @@ static int tune_cpu(char **vnames, int nv, const struct scheme *const *sl, int n
                                .device = DEV_CPU, .variant = vl[0], .grid = {grid[0], grid[1], grid[2]}, .reps = 1};
         if (run_fits(&c, &s.desc, why, sizeof why)) cli_error("tune: %s", why);
     }
+    struct run_config *todo = calloc((size_t)(nv * ns * nc), sizeof *todo); /* their kernels compiled first */
+    if (!todo) cli_fail("out of memory");
+    for (int v = 0; v < nv; v++)
+        for (int i = 0; i < ns; i++)
+            for (int c = 0; c < nc; c++)
+                todo[(v * ns + i) * nc + c] = (struct run_config){.scheme = sl[i], .component = cl[c], .precision = precision,
+                                                                  .coef = coef, .device = DEV_CPU, .variant = vl[v],
+                                                                  .grid = {grid[0], grid[1], grid[2]}};
+    prepare_runs(s.b, todo, nv * ns * nc);
+    free(todo);
     struct results_file rf;
     if (results_open(&rf, "results", s.slug, "tune")) return 1;
     session_bandwidth(&s, threads);

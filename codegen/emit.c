@@ -505,3 +505,26 @@ void put_kernel(const struct kernel_desc *k, const struct template *t, struct bu
 {
     fill(b, t->kernel, t->kernel_len, k);
 }
+
+const struct template *template_find(struct template *parsed, int n, const char *const *names,
+                                     const char *const *texts, const char *variant, int step, int layer)
+{
+    for (int i = 0; i < n; i++) {
+        if (!parsed[i].text) template_parse(&parsed[i], names[i], texts[i]);
+        if (!strcmp(parsed[i].variant, variant) && parsed[i].step == step && parsed[i].layer == layer) return &parsed[i];
+    }
+    emit_fail("no template for variant %s in this build", variant);
+}
+
+char *kernel_source(const struct kernel_desc *k, const struct template *t)
+{
+    char name[128];
+    struct buf b = {0};
+    kernel_name(name, sizeof name, k);
+    put(&b, "/* %s, generated from %s and %s; compiled at run time by fdtdbench. */\n", name, t->path, k->s->file);
+    put_prologue(t, &b);
+    put_kernel(k, t, &b);
+    const char *bad = getenv("FDTDBENCH_TEST_BAD_KERNEL");
+    if (bad && bad[0] && strstr(name, bad)) put(&b, "\nthis line is a syntax error planted by FDTDBENCH_TEST_BAD_KERNEL\n");
+    return b.s;
+}

@@ -1,7 +1,8 @@
 /* Kernel source from a template and a spec: the placeholders of codegen/generate.c's header,
- * filled for one kernel. The generator uses it at build time (CPU kernels, make kernel, the GPU
- * kernels written out for reading); the GPU backend at run time, to compile each GPU kernel
- * with NVRTC for the device in hand (kernels_gpu/rtc.c). */
+ * filled for one kernel. The generator uses it at build time (make kernel, and each table's
+ * kernels filled once to check their templates); the backends at run time, to compile each
+ * kernel for the machine in hand: the CPU's with the build's C compiler (kernels_cpu/jit.c), the
+ * GPU's with NVRTC (kernels_gpu/launch.c). */
 #ifndef CODEGEN_EMIT_H
 #define CODEGEN_EMIT_H
 
@@ -45,6 +46,11 @@ struct template {
 /* Parses text (copied) as the template at path (its name says its variant and kind). */
 void template_parse(struct template *t, const char *path, const char *text);
 void template_free(struct template *t);
+/* The template of variant (a step template's if step, a layer template's if layer) among the n
+ * embedded ones, names[i] and texts[i], each parsed into parsed[i] (n zeroed templates) when
+ * first looked at. Not thread-safe; ends the program if there is none. */
+const struct template *template_find(struct template *parsed, int n, const char *const *names,
+                                     const char *const *texts, const char *variant, int step, int layer);
 
 struct kernel_desc {
     const struct scheme *s;
@@ -65,6 +71,10 @@ void kernel_name(char *out, size_t n, const struct kernel_desc *k);
 /* The template's prologue (only its variant's words filled), then one kernel's section. */
 void put_prologue(const struct template *t, struct buf *b);
 void put_kernel(const struct kernel_desc *k, const struct template *t, struct buf *b);
+/* Kernel k of template t as a backend compiles it at run time (malloc'd): a line naming it, the
+ * prologue, the kernel. The test of a failed compilation: FDTDBENCH_TEST_BAD_KERNEL=TEXT plants a
+ * syntax error in every kernel whose name holds TEXT. */
+char *kernel_source(const struct kernel_desc *k, const struct template *t);
 
 /* Bounding boxes of the points each source field of k's update reads, offsets inclusive, the node
  * itself inside: [field][axis]. One component: the plus and minus fields (2); a fused half-step

@@ -2,6 +2,7 @@
 #include "step.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,8 @@ int step_tsteps(const struct step_config *c)
     return !step_temporal(c->b->device, c->variant) ? 1 : c->tsteps > 0 ? c->tsteps : WAVE_DEFAULT_STEPS;
 }
 
-/* The layer kernel of c's half-step from first along axis (codegen/layer.h): the CPU's built in,
- * the GPU's launchers of its run-time compiled kernels (none without CUDA). */
+/* The layer kernel of c's half-step from first along axis (codegen/layer.h): the launcher of a
+ * kernel compiled at run time, the CPU's or the GPU's (none without CUDA). */
 static const struct layer_entry *layer_kernel(const struct step_config *c, int first, int axis)
 {
     const int cpu = c->b->device == DEV_CPU, len = cpu ? cpu_layer_table_len : gpu_layer_table_len;
@@ -596,25 +597,26 @@ void step_prepare(const struct step_config *c)
 {
     const int fused = step_fused_traits(c->b->device, c->variant) != NULL;
     if (!c->b->prepare) return;
-    for (int comp = 0; comp < NCOMPONENTS; comp += fused ? 3 : 1) {
-        const struct kernel_entry *k = step_kernel(c, comp);
-        struct kernel_args a[3];
+    /* the update kernels (a fused variant's two), then the layer's six, each on a core of its own */
+#pragma omp parallel for schedule(dynamic) num_threads(omp_get_num_procs())
+    for (int j = 0; j < NCOMPONENTS + 6; j++) {
         char why[256];
-        memset(a, 0, sizeof a);
-        a[0].nx = c->grid[0], a[0].ny = c->grid[1], a[0].nz = c->grid[2];
-        a[0].sy = c->grid[0] + 2 * HALO, a[0].sz = a[0].sy * (c->grid[1] + 2 * HALO);
-        memcpy(a[0].block, c->block, sizeof a[0].block);
-        a[0].nodes = c->nodes > 0 ? c->nodes : 1, a[0].rows = c->rows, a[0].stages = c->stages;
-        a[0].regs = c->regs;
-        a[1] = a[2] = a[0];
-        if (k) c->b->prepare(k, a, why, sizeof why);
-    }
-    for (int h = 0; c->pml && c->b->prepare_layer && h < 2; h++)
-        for (int axis = 0; axis < 3; axis++) {
-            const struct layer_entry *e = layer_kernel(c, h ? EX : HX, axis);
-            char why[256];
+        if (j < NCOMPONENTS && (!fused || j % 3 == 0)) {
+            const struct kernel_entry *k = step_kernel(c, j);
+            struct kernel_args a[3];
+            memset(a, 0, sizeof a);
+            a[0].nx = c->grid[0], a[0].ny = c->grid[1], a[0].nz = c->grid[2];
+            a[0].sy = c->grid[0] + 2 * HALO, a[0].sz = a[0].sy * (c->grid[1] + 2 * HALO);
+            memcpy(a[0].block, c->block, sizeof a[0].block);
+            a[0].nodes = c->nodes > 0 ? c->nodes : 1, a[0].rows = c->rows, a[0].stages = c->stages;
+            a[0].regs = c->regs;
+            a[1] = a[2] = a[0];
+            if (k) c->b->prepare(k, a, why, sizeof why);
+        } else if (j >= NCOMPONENTS && c->pml && c->b->prepare_layer) {
+            const struct layer_entry *e = layer_kernel(c, j - NCOMPONENTS < 3 ? HX : EX, (j - NCOMPONENTS) % 3);
             if (e) c->b->prepare_layer(e, why, sizeof why);
         }
+    }
 }
 
 double step_compiled_ms(const struct stepper *m)

@@ -96,12 +96,12 @@ void step_fill_random(struct stepper *m, unsigned seed);
 int step_set_materials(struct stepper *m, const struct step_materials *mat, char *why, size_t n);
 
 /* Compiles c's kernels for its launch where the device compiles them at run time (backend.h's
- * prepare), so that a batch of step launches compiles in parallel before any is measured;
- * thread-safe. A launch the kernels do not take is left for step_open to refuse. */
+ * prepare), in parallel, so that a step's kernels (and a batch of step launches) compile before
+ * any is measured; thread-safe. A launch the kernels do not take is left for step_open to refuse. */
 void step_prepare(const struct step_config *c);
 
 /* What compiling the step's kernels cost this process, in ms (backend.h's compiled_ms summed over
- * them), -1 if every one came from the kernel cache, NAN on a device whose kernels are built in. */
+ * them), -1 if every one came from the kernel cache, NAN on a device that does not say. */
 double step_compiled_ms(const struct stepper *m);
 
 /* Advances `steps` whole steps and waits for the device. 0, or -1 with the reason. */

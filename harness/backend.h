@@ -84,12 +84,13 @@ struct backend {
     /* Waits for everything launched (the step engine calls kernels directly, without a wait
      * after each); 0, or -1 with the reason of a failed launch or run. */
     int (*sync)(char *why, size_t n);
-    /* Devices whose kernels are compiled at run time (the GPU; NULL on the CPU, whose kernels are
-     * built in). prepare compiles kernel k for launch a (its shape) without running it, so that
-     * a batch of launches can be compiled in parallel before they are measured (thread-safe):
-     * 0, or -1 with why if the launch is not one the kernel takes. compiled_ms says how the kernel
-     * of that launch was obtained: the milliseconds this process spent compiling it, or -1 if it
-     * came from the disk cache (kernel_origin in results.h words it for the CSV). */
+    /* Kernels are compiled at run time, on both devices (NULL in a build without CUDA's GPU
+     * stand-in). prepare compiles kernel k for launch a (its shape: a GPU kernel is compiled per
+     * shape, a CPU kernel once) without running it, so that a batch of launches can be compiled in
+     * parallel before they are measured (thread-safe): 0, or -1 with why if the launch is not one
+     * the kernel takes. compiled_ms says how the kernel of that launch was obtained: the
+     * milliseconds this process spent compiling it, or -1 if it came from the disk cache
+     * (kernel_origin in results.h words it for the CSV). */
     int (*prepare)(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n);
     /* The same for a CPML layer kernel (codegen/layer.h), which has one launch shape. */
     int (*prepare_layer)(const struct layer_entry *e, char *why, size_t n);

@@ -110,16 +110,28 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
     return k->accepts(&a, why, n);
 }
 
+/* Every core, whatever thread count the CPU's next run is set to: each thread compiles one kernel
+ * at a time (runs one compiler process, on the CPU). */
 void prepare_launches(const struct backend *b, const struct kernel_entry *k, const int grid[3], int n,
                       const int (*block)[3], const int *nodes, const int *rows, const int *stages)
 {
     if (!b->prepare) return;
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(omp_get_num_procs())
     for (int i = 0; i < n; i++) {
         struct kernel_args a;
         char why[256];
         set_geometry(&a, grid, block[i], nodes[i], rows[i], stages[i]);
         b->prepare(k, &a, why, sizeof why); /* a refusal is check_launch's to report */
+    }
+}
+
+void prepare_runs(const struct backend *b, const struct run_config *c, int n)
+{
+#pragma omp parallel for schedule(dynamic) num_threads(omp_get_num_procs())
+    for (int i = 0; i < n; i++) {
+        const struct kernel_entry *k =
+            kernel_find(c[i].device, c[i].scheme->name, c[i].component, c[i].precision, c[i].coef, c[i].variant);
+        if (k) prepare_launches(b, k, c[i].grid, 1, &c[i].block, &c[i].nodes, &c[i].rows, &c[i].stages);
     }
 }
 

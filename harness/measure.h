@@ -28,6 +28,8 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
  * does not take are left for check_launch to refuse. Elsewhere nothing. */
 void prepare_launches(const struct backend *b, const struct kernel_entry *k, const int grid[3], int n,
                       const int (*block)[3], const int *nodes, const int *rows, const int *stages);
+/* The same for runs c[0..n) (their kernels and launches), before anything is probed or timed. */
+void prepare_runs(const struct backend *b, const struct run_config *c, int n);
 
 /* The base of the grid on which run and sweep verify a kernel before timing it: small and
  * odd-sized. verify_geometry adjusts it to the timed launch. */
@@ -65,7 +67,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
             struct run_result *r, char *why, size_t n);
 
 /* Seconds this process's measure() calls spent verifying (and compiling the kernel, where the
- * device compiles at run time: rtc_counts says how much of it), allocating and filling the arrays,
+ * device compiles at run time: kcache_counts says how much of it), allocating and filling the arrays,
  * and probing and timing: where a long run's time went. */
 void measure_times(double *verify, double *setup, double *timing);
 

@@ -134,8 +134,8 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
       "1: the kernel matched the double-precision reference on random data before timing",                             \
       NUM(m->r->verified))                                                                                             \
     X(kernel_from, "", "%s", NULL, 1, NULL,                                                                            \
-      "GPU: how the kernel was obtained: nvrtc and its compile time (compiled by this run), or cache (the kernel "     \
-      "cache); empty on the CPU", TXT(kernel_origin(m->r->kernel_ms)))                                                 \
+      "how the kernel was obtained: cc (CPU) or nvrtc (GPU) and its compile time (compiled by this run), or cache "   \
+      "(the kernel cache)", TXT(kernel_origin(m->c->device, m->r->kernel_ms)))                                         \
     X(paper_mcells, "MCells/s", "%g", "paper MCells/s", 1, "%.0f",                                                     \
       "the paper's figure for this row (Tables 2-5; Tesla C2050, one core of a Xeon W5580)", NUM(m->paper))            \
     CONTEXT_COLUMNS(X)
@@ -249,8 +249,8 @@ struct step_record {
       "1: a few steps on a small odd grid matched the double-precision reference step before timing",                  \
       NUM(m->r->verified))                                                                                             \
     X(kernel_from, "", "%s", NULL, 1, NULL,                                                                            \
-      "GPU: how the step's kernels were obtained: nvrtc and the time compiling them took this run, or cache (every "   \
-      "one from the kernel cache); empty on the CPU", TXT(kernel_origin(m->r->kernel_ms)))                             \
+      "how the step's kernels were obtained: cc (CPU) or nvrtc (GPU) and the time compiling them took this run, or "  \
+      "cache (every one from the kernel cache)", TXT(kernel_origin(m->c->c.b->device, m->r->kernel_ms)))               \
     CONTEXT_COLUMNS(X)
 
 enum metric_id {

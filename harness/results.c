@@ -78,11 +78,11 @@ void results_row(FILE *f, const char *table, const struct run_config *c, const s
 }
 
 
-const char *kernel_origin(double ms)
+const char *kernel_origin(enum device d, double ms)
 {
     static char s[32];
     if (ms != ms) return ""; /* NAN */
     if (ms < 0) return "cache";
-    snprintf(s, sizeof s, "nvrtc %.0f ms", ms);
+    snprintf(s, sizeof s, "%s %.0f ms", d == DEV_CPU ? "cc" : "nvrtc", ms);
     return s;
 }

@@ -40,13 +40,14 @@ struct run_result {
     struct counts counts;              /* per update; rates and ratios: metrics.h */
     int cache_resident;                /* arrays fit within a few times the last-level cache */
     int verified;                      /* 1: matched the reference before timing */
-    double kernel_ms;                  /* GPU: what compiling its kernel cost this run, -1 if it came
-                                        * from the kernel cache (backend.h); NAN on the CPU */
+    double kernel_ms;                  /* what compiling its kernel cost this run, -1 if it came from
+                                        * the kernel cache (backend.h); NAN where not said */
 };
 
-/* How a kernel was obtained, for the kernel_from column: "nvrtc 812 ms" (compiled by this run),
- * "cache" (ms < 0: the kernel cache), "" (NAN: built in, the CPU). A static buffer. */
-const char *kernel_origin(double ms);
+/* How a kernel of device d was obtained, for the kernel_from column: "cc 812 ms" (the CPU's, by
+ * the build's C compiler) or "nvrtc 812 ms" (the GPU's), compiled by this run; "cache" (ms < 0:
+ * the kernel cache); "" (NAN: not said). A static buffer. */
+const char *kernel_origin(enum device d, double ms);
 
 /* The measured figures from n kernel samples (ms per launch) and the n probe samples taken each
  * just before its kernel sample: times, the probe's medians, and pct_bw as the median of the n

@@ -1,6 +1,7 @@
 /* The full-step table of make bench: every scheme's whole step in every coefficient storage the
  * device has kernels for, the Yee/scheme ratio of whole steps, and the bytes each moves. The
  * Markdown is the report's (report_steps), from the CSV written here. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +25,18 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
     if (results_open_with(&rf, dir, folder, "step", NULL)) return 1;
     step_csv_header(rf.f);
     session_bandwidth(s, 0);
-    /* Where kernels are compiled at run time, every step's compiled first, on every core. */
-#pragma omp parallel for collapse(3) schedule(dynamic) if (s->b->prepare)
+    /* Every step's kernels compiled first, on every core (the layer's with the components' row
+     * that has one, as below). */
+#pragma omp parallel for collapse(3) schedule(dynamic) num_threads(omp_get_num_procs()) if (s->b->prepare)
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
-            for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
-                struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = F32, .coef = coef,
+            for (int coef = 0; coef <= NCOEF_STORAGES; coef++) {
+                const int pml = coef == NCOEF_STORAGES ? PML_TARGET_THICKNESS : 0;
+                struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = F32, .coef = pml ? COEF_ARRAY : coef,
                                            .variant = step_kernel_variant(s->device, variants[v]),
-                                           .grid = {grid, grid, grid}},
+                                           .grid = {grid, grid, grid}, .boundary = pml ? BOUNDARY_PEC : 0, .pml = pml},
                                      .variant = variants[v]};
-                if (!s->b->prepare || !step_supported(&c.c)) continue;
+                if (!s->b->prepare || (pml && v) || !step_supported(&c.c)) continue;
                 step_default_launch(s, &c);
                 step_prepare(&c.c);
             }

@@ -32,8 +32,8 @@ struct step_result {
     double pct_bw, pct_bw_spread;     /* interleaved probe (probe_pairs); every other rate: metrics.h */
     struct bandwidth bw;              /* medians of the probe samples taken between the step's */
     int cache_resident, verified;
-    double kernel_ms; /* GPU: what compiling the step's kernels cost this run, -1 if every one came from
-                       * the kernel cache (backend.h); NAN on the CPU */
+    double kernel_ms; /* what compiling the step's kernels cost this run, -1 if every one came from the
+                       * kernel cache (backend.h); NAN where not said */
     /* with a layer (c.pml > 0), else NaN: its passes timed alone after each sample's steps, per
      * step, and their share of bandwidth against the same probe samples; its reflection */
     double layer_ms, layer_pct_bw, layer_pct_bw_spread;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "jit.h"
 #include "simd.h"
 
 static int cpu_available(char *why, size_t n)
@@ -329,6 +330,9 @@ static const struct backend cpu = {
     .probe_bandwidth = cpu_probe_bandwidth,
     .refresh_halo = cpu_refresh_halo,
     .sync = cpu_sync,
+    .prepare = cpu_kernel_prepare,
+    .prepare_layer = cpu_layer_prepare,
+    .compiled_ms = cpu_kernel_compiled_ms,
 };
 
 const struct backend *cpu_backend(void) { return &cpu; }

@@ -78,7 +78,7 @@ const struct gpu_device *gpu_device(void)
 
 const char *gpu_arch(void) { return rtc_forced_arch() ? rtc_forced_arch() : gpu_device()->arch; }
 
-const void *gpu_load(const struct rtc_code *c, const char *name)
+const void *gpu_load(const struct kcache_code *c, const char *name)
 {
     cudaLibrary_t lib;
     cudaKernel_t k;
@@ -93,7 +93,7 @@ const void *gpu_load(const struct rtc_code *c, const char *name)
 
 const void *gpu_support_kernel(const char *name)
 {
-    static struct rtc_code code;
+    static struct kcache_code code;
     static struct {
         char name[32];
         const void *fn;

@@ -24,7 +24,7 @@ const char *gpu_arch(void);
 
 /* Loads compiled code as a module of this process and returns its kernel `name`, ready for
  * cudaLaunchKernel (exits with one line if the driver refuses it). */
-const void *gpu_load(const struct rtc_code *c, const char *name);
+const void *gpu_load(const struct kcache_code *c, const char *name);
 
 /* One of the backend's own kernels (support.cu: fill_f32, copy16, refresh_f64_u32, ...),
  * compiled on first use. */

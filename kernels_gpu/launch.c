@@ -322,7 +322,7 @@ static const struct rule {
 /* One compiled launch shape of a kernel. */
 struct built {
     char options[MAX_CONSTANTS * CONSTANT_LEN];
-    struct rtc_code code;
+    struct kcache_code code;
     const void *fn;       /* loaded on first launch (NULL before) */
     size_t smem_allowed[GPU_MAX_DEVICES]; /* dynamic shared memory opted in for (above the default 48 KiB),
                                            * per GPU: the attribute is each device's own */
@@ -346,25 +346,7 @@ static const struct template *template_of(const char *variant, int step, int lay
 {
     static struct template *t;
     if (!t && !(t = calloc((size_t)gpu_template_count, sizeof *t))) emit_fail("out of memory");
-    for (int i = 0; i < gpu_template_count; i++) {
-        if (!t[i].text) template_parse(&t[i], gpu_template_names[i], gpu_template_texts[i]);
-        if (!strcmp(t[i].variant, variant) && t[i].step == step && t[i].layer == layer) return &t[i];
-    }
-    emit_fail("no GPU template for variant %s in this build", variant);
-}
-
-/* Kernel d's source from its template st->t, named st->name. */
-static char *source_of(const struct kstate *st, const struct kernel_desc *d)
-{
-    struct buf b = {0};
-    put(&b, "/* %s, generated from %s and %s; compiled at run time by fdtdbench. */\n", st->name, st->t->path,
-        d->s->file);
-    put_prologue(st->t, &b);
-    put_kernel(d, st->t, &b);
-    /* The test of a failed compilation: a kernel whose name holds this text gets a syntax error. */
-    const char *bad = getenv("FDTDBENCH_TEST_BAD_KERNEL");
-    if (bad && bad[0] && strstr(st->name, bad)) put(&b, "\nthis line is a syntax error planted by FDTDBENCH_TEST_BAD_KERNEL\n");
-    return b.s;
+    return template_find(t, gpu_template_count, gpu_template_names, gpu_template_texts, variant, step, layer);
 }
 
 static struct kstate *state_of(const struct kernel_entry *k)
@@ -392,7 +374,7 @@ static struct kstate *state_of(const struct kernel_entry *k)
             f->k = k, f->real = k->precision == F32 ? 4 : 8, f->traits = &st->t->traits;
             source_boxes(&d, fused, f->lo, f->hi);
             f->nnode = node_array_count(&d, fused);
-            st->source = source_of(st, &d);
+            st->source = kernel_source(&d, st->t);
         }
     }
     return st;
@@ -546,7 +528,7 @@ static struct kstate *layer_state_of(const struct layer_entry *e)
                                           .device = st->t->device, .axis = e->axis};
             if (!d.s) emit_fail("no scheme %s in this build", e->scheme);
             kernel_name(st->name, sizeof st->name, &d);
-            st->source = source_of(st, &d);
+            st->source = kernel_source(&d, st->t);
         }
     }
     return st;

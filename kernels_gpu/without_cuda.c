@@ -86,8 +86,7 @@ static const struct backend gpu = {
 
 const struct backend *gpu_backend(void) { return &gpu; }
 
-/* What the cache command and the run summary ask of run-time compilation: nothing was built. */
-const char *rtc_cache_dir(void) { return NULL; }
+/* What the cache command asks of run-time compilation. */
 void rtc_force_arch(const char *arch) { (void)arch; }
 const char *rtc_forced_arch(void) { return NULL; }
 const char *rtc_version(void) { return "no NVRTC"; }
@@ -96,17 +95,5 @@ int rtc_arch(int major, int minor, char *out, size_t n, char *why, size_t whyn)
     (void)major, (void)minor, (void)out, (void)n;
     snprintf(why, whyn, WHY);
     return -1;
-}
-void rtc_counts(int *compiled, double *compile_ms, int *cached) { *compiled = 0, *compile_ms = 0, *cached = 0; }
-int rtc_cache_show(FILE *f, int list)
-{
-    (void)list;
-    fprintf(f, "kernel cache: none (" WHY ")\n");
-    return 0;
-}
-int rtc_cache_clear(int *removed)
-{
-    *removed = 0;
-    return 0;
 }
 void gpu_kernels_forget(void) {}

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Counts what a CPU kernel's vector loop issues, from its machine code: counts that no other
-# process on the machine can change (timings here can be noisy; VMs hide the hardware counters).
+# Counts what a CPU kernel's vector loop issues, from its machine code (as fdtdbench compiles it
+# at run time: kernel_objs.sh): counts that no other process on the machine can change (timings
+# here can be noisy; VMs hide the hardware counters).
 #   sh scripts/loop_counts.sh BUILD KERNEL...     e.g. build k_fv24_hx_f32_array_plain
 # For each kernel: its main vector loops (innermost loops at its widest vector width; a kernel
 # in two passes has two), and per vector of updates: instructions, vector loads (memory
@@ -13,10 +14,13 @@ set -eu
 [ $# -ge 2 ] || { echo "usage: sh scripts/loop_counts.sh BUILD KERNEL..."; exit 2; }
 build=$1
 shift
-objs=$(ls "$build"/gen/cpu_*.o 2>/dev/null) || { echo "loop_counts: no $build/gen/cpu_*.o (build first)"; exit 2; }
+[ -x "$build/fdtdbench" ] || { echo "loop_counts: no $build/fdtdbench (build first)"; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/kernel_objs.sh"
+kernel_objs "$build" "$tmp" "$@" || exit 2
 for k in "$@"; do
-    # shellcheck disable=SC2086
-    objdump -d --no-show-raw-insn $objs | awk -v name="$k" '
+    objdump -d --no-show-raw-insn "$tmp/$k.so" | awk -v name="$k" '
     function hex(h,   v, i) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
     /^[0-9a-f]+ <.*>:$/ {  # the kernel, its _run entry, and their OpenMP bodies
         on = 0

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The throughput llvm-mca's model of a core predicts for each vector loop of a CPU kernel, beside
-# loop_counts.sh's counts: timings on a shared VM move by tens of percent, a model does not.
+# The throughput llvm-mca's model of a core predicts for each vector loop of a CPU kernel (as
+# fdtdbench compiles it at run time: kernel_objs.sh), beside loop_counts.sh's counts: timings on a
+# shared VM move by tens of percent, a model does not.
 #   sh scripts/loop_mca.sh BUILD CPU KERNEL...   e.g. build znver3 k_fv24_hx_f32_array_regz
 # For each innermost loop with vector registers (a block a forward branch inside it skips left
 # out, as in loop_counts.sh): its nodes along z (vector stores not to the
@@ -13,10 +14,13 @@ set -eu
 build=$1 cpu=$2
 shift 2
 command -v llvm-mca >/dev/null || { echo "loop_mca: llvm-mca not found (apt-get install llvm)"; exit 2; }
+[ -x "$build/fdtdbench" ] || { echo "loop_mca: no $build/fdtdbench (build first)"; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/kernel_objs.sh"
+kernel_objs "$build" "$tmp" "$@" || exit 2
 for k in "$@"; do
-    objdump -d --no-show-raw-insn "$build"/gen/cpu_*.o | awk -v name="$k" -v out="$tmp/loop" '
+    objdump -d --no-show-raw-insn "$tmp/$k.so" | awk -v name="$k" -v out="$tmp/loop" '
     function hex(h,   v, i) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
     /^[0-9a-f]+ <.*>:$/ { on = index($0, "<" name "_run.") > 0 || index($0, "<" name "_run>") > 0; next }
     on && /^ +[0-9a-f]+:\t/ { split($0, f, "\t"); gsub(/ /, "", f[1]); n++; at[n] = hex(substr(f[1], 1, length(f[1]) - 1)); ins[n] = f[2] }

@@ -9,7 +9,11 @@ NVCC_PATH=$(command -v nvcc 2>/dev/null)
 export NVCC_PATH
 passed=0 failed=0 skipped=0
 log=$(mktemp) skips=$(mktemp)
-trap 'rm -f "$log" "$skips"' EXIT
+# The kernels the tests compile at run time go to a kernel cache of their own, empty at the start
+# (every kernel compiled by this run) and removed at the end: never the user's.
+FDTDBENCH_CACHE=$(mktemp -d)
+export FDTDBENCH_CACHE
+trap 'rm -f "$log" "$skips"; rm -rf "$FDTDBENCH_CACHE"' EXIT
 
 tally() { # reads one program's output from $log and adds its summary line
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)

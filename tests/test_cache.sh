@@ -1,24 +1,119 @@
 #!/bin/sh
-# The kernel cache (kernels_gpu/rtc.h), tested where NVRTC is, GPU or not: kernels compiled once
-# and then read back; an entry truncated or damaged by hand is compiled again, never loaded; two
-# processes filling one empty cache at once both succeed and leave whole entries; a kernel that
-# does not compile ends the command with one line naming it and its log, exit 2 and no entry;
-# --no-cache keeps nothing; bad input is one line. With a GPU, two GPU benches sharing one empty
-# cache both succeed.
+# The kernel cache (codegen/kcache.h), CPU kernels (compiled by the build's C compiler) everywhere
+# and GPU kernels where NVRTC is, GPU or not: kernels compiled once and then read back; an entry
+# truncated or damaged by hand is compiled again, never loaded; two processes filling one empty
+# cache at once both succeed and leave whole entries; a kernel that does not compile ends the
+# command with one line naming it and its log, exit 2, no entry and no row; --no-cache keeps
+# nothing; bad input is one line. With a GPU, two GPU benches sharing one empty cache both succeed.
 . tests/shlib.sh
 B=${FDTDBENCH:-build/fdtdbench}
 export FDTDBENCH_CACHE="$tmp/cache"
-# yee's baseline kernels for the H100's architecture: 24 kernels, a few seconds.
+# The CPU's compilations work in folders of their own here: none may be left behind.
+export TMPDIR="$tmp/tmpdir"
+mkdir -p "$TMPDIR"
+
+# ---- CPU kernels: yee's plain ones, 36 kernels (6 components, 2 precisions, 3 storages), seconds.
+cwarm() { "$B" cache --warm --scheme yee --variant plain "$@"; }
+centries() { find "$FDTDBENCH_CACHE" -name '*.so' 2>/dev/null | wc -l; }
+# ccounts COMPILED CACHED: the warm summary says so
+ccounts() { grep -q "kernels for this CPU .*: $1 compiled (.*), $2 already in the cache" "$tmp/out"; }
+
+f=""
+"$B" cache >"$tmp/out" 2>&1 && grep -q "empty: not created yet" "$tmp/out" || f="an absent cache: $(cat "$tmp/out")"
+cwarm >"$tmp/out" 2>"$tmp/err" || f="$f
+first warm failed: $(cat "$tmp/err")"
+ccounts 36 0 && [ "$(centries)" -eq 36 ] || f="$f
+first warm: $(cat "$tmp/out"), $(centries) entries"
+cwarm >"$tmp/out" 2>"$tmp/err" && ccounts 0 36 || f="$f
+second warm compiled again: $(cat "$tmp/out")"
+"$B" cache --list >"$tmp/out" 2>&1 && [ "$(grep -c ' cpu .*k_yee_.*_plain$' "$tmp/out")" -eq 36 ] &&
+    grep -q "36 kernels (36 CPU, 0 GPU)" "$tmp/out" || f="$f
+--list: $(head -n 3 "$tmp/out")"
+result "CPU kernels: compiled once, then read from the cache" "$f"
+
+# A step's row says how its kernels were obtained: compiled by cc this run, then from the cache
+# (a grid that fits in the cache: no bandwidth probe, a fraction of a second).
+f=""
+step() { "$B" step --scheme yee --precision f64 --grid 24x20x8 --steps 2 --reps 1 --results "$tmp/r" --csv "$@"; }
+from() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kernel_from") c = i } NR == 2 { print $c }' "$tmp/row"; }
+step --no-cache >"$tmp/row" 2>"$tmp/err" && from | grep -qx "cc [0-9]* ms" || f="--no-cache: '$(from)' $(cat "$tmp/err")"
+step >"$tmp/row" 2>"$tmp/err" && [ "$(from)" = cache ] || f="$f
+from the cache: '$(from)' $(cat "$tmp/err")"
+result "a CPU row says where its kernels came from" "$f"
+
+# One entry cut short (its trailer gone), another with a byte of its code changed: both compiled
+# again, with a line each saying so, and whole again afterwards.
+f=""
+set -- $(find "$FDTDBENCH_CACHE" -name '*.so' | sort | head -n 2)
+head -c 300 "$1" >"$tmp/cut" && mv "$tmp/cut" "$1"
+printf 'X' | dd of="$2" bs=1 seek=100 conv=notrunc 2>/dev/null
+cwarm >"$tmp/out" 2>"$tmp/err" && ccounts 2 34 || f="damaged entries not compiled again: $(cat "$tmp/out")"
+[ "$(grep -c "is damaged: it has no trailer" "$tmp/err")" -eq 1 ] && [ "$(grep -c "is damaged: its code does not match its hash" "$tmp/err")" -eq 1 ] ||
+    f="$f
+not one line per damaged entry: $(cat "$tmp/err")"
+cwarm >"$tmp/out" 2>"$tmp/err" && ccounts 0 36 || f="$f
+the rewritten entries are not whole: $(cat "$tmp/out")"
+result "a damaged CPU entry is compiled again, never loaded" "$f"
+
+# Two processes on one empty cache: both succeed, every entry whole (a third run compiles nothing).
+f=""
+rm -rf "$FDTDBENCH_CACHE"
+cwarm >"$tmp/out1" 2>"$tmp/err1" &
+cwarm >"$tmp/out2" 2>"$tmp/err2"
+rc2=$?
+wait $!
+rc1=$?
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || f="exit statuses $rc1 and $rc2: $(cat "$tmp/err1" "$tmp/err2")"
+cwarm >"$tmp/out" 2>"$tmp/err" && ccounts 0 36 && [ "$(centries)" -eq 36 ] || f="$f
+after two at once: $(cat "$tmp/out"), $(centries) entries"
+[ -z "$(find "$FDTDBENCH_CACHE" -name '.tmp-*')" ] || f="$f
+temporary files left: $(ls -a "$FDTDBENCH_CACHE")"
+result "two processes fill one cache with CPU kernels at once" "$f"
+
+# A CPU kernel that does not compile (the test hook plants a syntax error): one line naming it and
+# the log, exit 2, no entry and no row, the log holds the compiler's error.
+f=""
+before=$(centries)
+rm -rf "$tmp/r"
+FDTDBENCH_TEST_BAD_KERNEL=k_yee_hy_f32_array_plain step --precision f32 >"$tmp/row" 2>"$tmp/err"
+rc=$?
+log=$(sed -n 's/.*; the log: //p' "$tmp/err")
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "could not compile k_yee_hy_f32_array_plain" "$tmp/err" ||
+    f="exit $rc: $(cat "$tmp/err")"
+[ -f "$log" ] && grep -q "error" "$log" && grep -q "planted by FDTDBENCH_TEST_BAD_KERNEL" "$log" || f="$f
+no log with the error at '$log'"
+[ "$(centries)" -eq "$before" ] && [ ! -s "$tmp/row" ] && [ -z "$(find "$tmp/r" -type f 2>/dev/null)" ] || f="$f
+entries $before -> $(centries), output: $(cat "$tmp/row"), files: $(find "$tmp/r" -type f 2>/dev/null)"
+result "a CPU kernel that does not compile: one line, its log, exit 2, no row" "$f"
+
+f=""
+[ -z "$(ls -A "$TMPDIR")" ] || f="left in TMPDIR: $(ls -A "$TMPDIR")"
+result "CPU compilations leave nothing behind" "$f"
+
+# Bad input: one line, exit 2.
+f=""
+for args in "--warm --arch sm_9x" "--arch sm_90" "--warm --arch sm_90 --scheme nosuch" "--clear --warm" "--speed"; do
+    # shellcheck disable=SC2086 # the options are words
+    "$B" cache $args >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(grep -c '^fdtdbench: ' "$tmp/err")" -eq 1 ] || f="$f
+cache $args: exit $rc, $(cat "$tmp/err")"
+done
+result "bad input is one line and exit 2" "$f"
+
+# ---- GPU kernels: yee's baseline kernels for the H100's architecture, 24 kernels, a few seconds.
+rm -rf "$FDTDBENCH_CACHE"
 warm() { "$B" cache --warm --arch sm_90 --scheme yee --variant baseline "$@"; }
 entries() { find "$FDTDBENCH_CACHE" -name '*.cubin' 2>/dev/null | wc -l; }
 # counts COMPILED CACHED: the warm summary says so
 counts() { grep -q "kernels for sm_90 .*: $1 compiled (.*), $2 already in the cache" "$tmp/out"; }
 
-if ! "$B" cache >"$tmp/out" 2>"$tmp/err" && grep -q "no GPU backend" "$tmp/err"; then
-    echo "SKIP kernel cache: $(cat "$tmp/err")"
+if ! warm >"$tmp/out" 2>"$tmp/err" && grep -q "no GPU backend" "$tmp/err"; then
+    echo "SKIP GPU kernel cache: $(cat "$tmp/err")"
     skipped=1
     summary
 fi
+rm -rf "$FDTDBENCH_CACHE"
 
 f=""
 "$B" cache >"$tmp/out" 2>&1 && grep -q "empty: not created yet" "$tmp/out" || f="an absent cache: $(cat "$tmp/out")"
@@ -30,15 +125,14 @@ warm >"$tmp/out" 2>"$tmp/err" && counts 0 24 || f="$f
 second warm compiled again: $(cat "$tmp/out")"
 result "compiled once, then read from the cache" "$f"
 
-# One entry cut short, another with a byte of its code changed: both compiled again, with a line
-# each saying so, and whole again afterwards.
+# One entry cut short (its trailer gone), another with a byte of its code changed: both compiled
+# again, with a line each saying so, and whole again afterwards.
 f=""
 set -- $(find "$FDTDBENCH_CACHE" -name '*.cubin' | sort | head -n 2)
 head -c 300 "$1" >"$tmp/cut" && mv "$tmp/cut" "$1"
-size=$(wc -c <"$2")
-printf 'X' | dd of="$2" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
+printf 'X' | dd of="$2" bs=1 seek=100 conv=notrunc 2>/dev/null
 warm >"$tmp/out" 2>"$tmp/err" && counts 2 22 || f="damaged entries not compiled again: $(cat "$tmp/out")"
-[ "$(grep -c "is damaged: it is truncated" "$tmp/err")" -eq 1 ] && [ "$(grep -c "is damaged: its code does not match its hash" "$tmp/err")" -eq 1 ] ||
+[ "$(grep -c "is damaged: it has no trailer" "$tmp/err")" -eq 1 ] && [ "$(grep -c "is damaged: its code does not match its hash" "$tmp/err")" -eq 1 ] ||
     f="$f
 not one line per damaged entry: $(cat "$tmp/err")"
 warm >"$tmp/out" 2>"$tmp/err" && counts 0 24 || f="$f
@@ -100,22 +194,11 @@ result "--no-cache keeps nothing" "$f"
 
 f=""
 warm >/dev/null 2>&1
-"$B" cache --list >"$tmp/out" 2>&1 && [ "$(grep -c 'k_yee_.*_baseline' "$tmp/out")" -eq 24 ] &&
-    grep -q "24 kernels" "$tmp/out" || f="--list: $(head -n 3 "$tmp/out")"
+"$B" cache --list >"$tmp/out" 2>&1 && [ "$(grep -c ' gpu .*k_yee_.*_baseline' "$tmp/out")" -eq 24 ] &&
+    grep -q "24 kernels (0 CPU, 24 GPU)" "$tmp/out" || f="--list: $(head -n 3 "$tmp/out")"
 "$B" cache --clear >"$tmp/out" 2>&1 && grep -q "removed 24 kernels" "$tmp/out" && [ "$(entries)" -eq 0 ] || f="$f
 --clear: $(cat "$tmp/out"), $(entries) left"
 result "list and clear" "$f"
-
-# Bad input: one line, exit 2.
-f=""
-for args in "--warm --arch sm_9x" "--arch sm_90" "--warm --arch sm_90 --scheme nosuch" "--clear --warm" "--speed"; do
-    # shellcheck disable=SC2086 # the options are words
-    "$B" cache $args >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    [ $rc -eq 2 ] && [ "$(grep -c '^fdtdbench: ' "$tmp/err")" -eq 1 ] || f="$f
-cache $args: exit $rc, $(cat "$tmp/err")"
-done
-result "bad input is one line and exit 2" "$f"
 
 # With a GPU: two GPU benches at once on one empty cache (each its own results folder).
 if "$B" probe --device gpu >/dev/null 2>&1; then

@@ -1,0 +1,326 @@
+/* The CPU kernels, compiled at run time (jit.h). Each compilation runs the build's compiler in a
+ * folder of its own under $TMPDIR (else /tmp), which holds the embedded headers, the kernel's
+ * source and the shared object, and is removed once the object is loaded; the compiler's output
+ * comes back through a pipe (so a kernel taken from the cache writes nothing at all).
+ * The object is kept in the kernel cache, keyed by its source, the headers, the compiler's
+ * command and flags and what it predefines under them (its version, and the instruction set
+ * -march=native picked on this machine), and loaded from there: an entry is a shared object
+ * with a trailer after it, which the loader does not read. */
+#define _GNU_SOURCE /* pipe2 */
+#include "jit.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build_info.h"
+#include "emit.h"
+#include "kcache.h"
+
+/* The CPU templates and the headers their kernels include, embedded by the generator
+ * (build/gen/cpu_templates.c, cpu_headers.c). */
+extern const int cpu_template_count, cpu_header_count;
+extern const char *const cpu_template_names[], *const cpu_template_texts[];
+extern const char *const cpu_header_names[], *const cpu_header_texts[];
+extern const struct kernel_entry cpu_fused_table[];
+extern const int cpu_fused_table_len;
+
+static _Noreturn void die(const char *what, const char *path)
+{
+    fprintf(stderr, "fdtdbench: CPU kernels: %s %s: %s\n", what, path, strerror(errno));
+    exit(2);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+/* ---- files -------------------------------------------------------------------------------- */
+
+static const char *tmp_dir(void) { return getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp"; }
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, n, f) != n || fclose(f)) die("cannot write", path);
+}
+
+/* The whole file, malloc'd with a NUL after its *n bytes. */
+static char *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    long size = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
+    char *s = size >= 0 && !fseek(f, 0, SEEK_SET) ? malloc((size_t)size + 1) : NULL;
+    if (!s || fread(s, 1, (size_t)size, f) != (size_t)size) die("cannot read", path);
+    fclose(f);
+    s[size] = '\0';
+    *n = (size_t)size;
+    return s;
+}
+
+/* A new folder for one compilation, with the embedded headers in it. */
+static void work_dir(char *dir, size_t n)
+{
+    snprintf(dir, n, "%s/fdtdbench-cc-XXXXXX", tmp_dir());
+    if (!mkdtemp(dir)) die("cannot create a folder in", tmp_dir());
+    for (int i = 0; i < cpu_header_count; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, cpu_header_names[i]);
+        write_file(path, cpu_header_texts[i], strlen(cpu_header_texts[i]));
+    }
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) unlink(path);
+    }
+    if (d) closedir(d);
+    rmdir(dir);
+}
+
+/* ---- the compiler ------------------------------------------------------------------------- */
+
+/* The build's compiler command and flags as words (build_info.h), then room for a compilation's
+ * own; and the key of the compiler: all of that and what it predefines under those flags. */
+enum { MAX_WORDS = 128 };
+static char *words[MAX_WORDS + 16];
+static int nwords;
+static uint64_t compiler_key;
+
+static void split(char *s)
+{
+    char *save;
+    for (char *w = strtok_r(s, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+        if (nwords < MAX_WORDS) words[nwords++] = w;
+}
+
+/* Runs the compiler with the build's words and then more[], its output (stdout and stderr) read
+ * through a pipe into *out (malloc'd, NUL-terminated): its exit status, 128 + N if signal N ended
+ * it, -1 if it could not be started (errno). */
+static int run_compiler(const char *const *more, char **out)
+{
+    char *argv[MAX_WORDS + 16];
+    int n = 0, p[2];
+    for (int i = 0; i < nwords; i++) argv[n++] = words[i];
+    for (int i = 0; more[i] && n < MAX_WORDS + 15; i++) argv[n++] = (char *)more[i];
+    argv[n] = NULL;
+    if (pipe2(p, O_CLOEXEC)) return -1; /* close-on-exec: no other thread's compiler holds it open */
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+    pid_t pid;
+    int status, rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(p[1]);
+    size_t len = 0, cap = 4096;
+    char *s = malloc(cap);
+    for (ssize_t got; s && !rc && (got = read(p[0], s + len, cap - len - 1)) != 0;) {
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) break;
+        if ((len += (size_t)got) + 1 == cap && !(s = realloc(s, cap *= 2))) break;
+    }
+    close(p[0]);
+    if (!s) fprintf(stderr, "fdtdbench: out of memory\n"), exit(2);
+    s[len] = '\0';
+    *out = s;
+    if (rc) return errno = rc, -1;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+const char *cpu_compiler(void) { return BUILD_KERNEL_CC; }
+
+static struct template *templates;
+static pthread_mutex_t fill_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Each kernel's state: its entry points once loaded. */
+struct slot {
+    _Atomic(void *) run; /* NULL until loaded */
+    void *accepts;       /* set before run */
+    double compiled_ms;  /* what compiling it took this process, -1 if it came from the cache */
+    pthread_mutex_t lock;
+};
+static struct slot *slots; /* cpu_kernel_table's, cpu_fused_table's, then cpu_layer_table's */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void start(void)
+{
+    static char cc[] = BUILD_KERNEL_CC, flags[] = BUILD_KERNEL_CFLAGS;
+    split(cc), split(flags);
+    const int n = cpu_kernel_table_len + cpu_fused_table_len + cpu_layer_table_len;
+    if (!(slots = calloc((size_t)n, sizeof *slots)) || !(templates = calloc((size_t)cpu_template_count, sizeof *templates)))
+        fprintf(stderr, "fdtdbench: out of memory\n"), exit(2);
+    for (int i = 0; i < n; i++) pthread_mutex_init(&slots[i].lock, NULL);
+    static const char *const macros[] = {"-fPIC", "-dM", "-E", "-x", "c", "/dev/null", NULL};
+    char *predefined;
+    const int rc = run_compiler(macros, &predefined);
+    if (rc) {
+        fprintf(stderr, "fdtdbench: cannot run %s, the C compiler of this build, to compile CPU kernels: %s\n",
+                BUILD_KERNEL_CC, rc < 0 ? strerror(errno) : "it failed on an empty file");
+        exit(2);
+    }
+    compiler_key = kcache_key_add(kcache_key_add(kcache_key_add(kcache_key_start(), BUILD_KERNEL_CC), BUILD_KERNEL_CFLAGS),
+                                  predefined);
+    for (int i = 0; i < cpu_header_count; i++)
+        compiler_key = kcache_key_add(kcache_key_add(compiler_key, cpu_header_names[i]), cpu_header_texts[i]);
+    free(predefined);
+}
+
+/* One kernel for kcache_build's compiler; where it compiled it, its folder (else ""). */
+struct job {
+    const char *name, *source;
+    char dir[4096], obj[4200];
+};
+
+static void compile(void *ctx, struct kcache_code *out)
+{
+    struct job *j = ctx;
+    char src[4200], *log;
+    const double t0 = now_ms();
+    work_dir(j->dir, sizeof j->dir);
+    snprintf(src, sizeof src, "%s/%s.c", j->dir, j->name);
+    snprintf(j->obj, sizeof j->obj, "%s/%s.so", j->dir, j->name);
+    write_file(src, j->source, strlen(j->source));
+    const char *const more[] = {"-fPIC", "-shared", "-I", j->dir, "-o", j->obj, src, NULL};
+    const int rc = run_compiler(more, &log);
+    if (rc) {
+        char why[128];
+        if (rc < 0) snprintf(why, sizeof why, "cannot start it: %s", strerror(errno));
+        else if (rc > 128) snprintf(why, sizeof why, "ended by signal %d", rc - 128);
+        else snprintf(why, sizeof why, "exit status %d", rc);
+        remove_dir(j->dir);
+        kcache_fail(BUILD_KERNEL_CC, "compile", j->name, why, log, j->source);
+    }
+    free(log);
+    out->code = read_file(j->obj, &out->size);
+    out->compile_ms = now_ms() - t0;
+}
+
+/* A kernel as its table entry describes it. */
+struct kernel_id {
+    const char *scheme, *variant;
+    int component, axis, precision, coef; /* a layer kernel's component: its half-step's first */
+    int step, layer;                      /* from a step template (fused_table), a layer template */
+};
+
+/* Slot i, kernel id's, loaded: compiled now, or read from the disk cache, if this process has not
+ * had it yet. Kernels load in parallel; the first callers of one wait for it. */
+static struct slot *loaded(long i, const struct kernel_id *id)
+{
+    struct slot *s = &slots[i];
+    if (atomic_load_explicit(&s->run, memory_order_acquire)) return s;
+    pthread_mutex_lock(&s->lock);
+    if (!atomic_load_explicit(&s->run, memory_order_relaxed)) {
+        char name[128], entry[160];
+        pthread_mutex_lock(&fill_lock);
+        emit_program = "fdtdbench: kernel generator";
+        const struct template *t = template_find(templates, cpu_template_count, cpu_template_names, cpu_template_texts,
+                                                 id->variant, id->step, id->layer);
+        const struct kernel_desc d = {.s = scheme_find(id->scheme), .component = id->component,
+                                      .precision = id->precision, .coef = id->coef, .variant = t->variant,
+                                      .traits = &t->traits, .device = t->device, .axis = id->axis};
+        if (!d.s) emit_fail("no scheme %s in this build", id->scheme);
+        kernel_name(name, sizeof name, &d);
+        struct job j = {name, kernel_source(&d, t), "", ""};
+        const int accepts = t->traits.accepts;
+        pthread_mutex_unlock(&fill_lock);
+        struct kcache_code code;
+        const uint64_t key = kcache_key_add(kcache_key_add(compiler_key, name), j.source);
+        kcache_build(DEV_CPU, key, name, compile, &j, &code);
+        char file[4200];
+        if (code.kept) kcache_file(DEV_CPU, key, file, sizeof file); /* the cache's entry, else the one compiled */
+        else snprintf(file, sizeof file, "%s", j.obj);
+        void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+        if (!h) fprintf(stderr, "fdtdbench: cannot load the CPU kernel %s from %s: %s\n", name, file, dlerror()), exit(2);
+        if (j.dir[0]) remove_dir(j.dir);
+        s->compiled_ms = code.from_cache ? -1 : code.compile_ms;
+        free(code.code), free((char *)j.source);
+        snprintf(entry, sizeof entry, "%s_run_accepts", name);
+        if (accepts && !(s->accepts = dlsym(h, entry))) fprintf(stderr, "fdtdbench: CPU kernel %s: no %s\n", name, entry), exit(2);
+        snprintf(entry, sizeof entry, "%s_run", name);
+        void *run = dlsym(h, entry);
+        if (!run) fprintf(stderr, "fdtdbench: CPU kernel %s: no %s\n", name, entry), exit(2);
+        atomic_store_explicit(&s->run, run, memory_order_release);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return s;
+}
+
+static struct slot *kernel_slot(const struct kernel_entry *k)
+{
+    pthread_once(&once, start);
+    const int fused = k >= cpu_fused_table && k < cpu_fused_table + cpu_fused_table_len;
+    const long i = fused ? cpu_kernel_table_len + (k - cpu_fused_table) : k - cpu_kernel_table;
+    if (atomic_load_explicit(&slots[i].run, memory_order_acquire)) return &slots[i];
+    const struct kernel_id id = {k->scheme, k->variant, k->component, 0, k->precision, k->coef, fused, 0};
+    return loaded(i, &id);
+}
+
+static struct slot *layer_slot(const struct layer_entry *e)
+{
+    pthread_once(&once, start);
+    const long i = cpu_kernel_table_len + cpu_fused_table_len + (e - cpu_layer_table);
+    if (atomic_load_explicit(&slots[i].run, memory_order_acquire)) return &slots[i];
+    const struct kernel_id id = {e->scheme, e->variant, e->first, e->axis, e->precision, e->coef, 0, 1};
+    return loaded(i, &id);
+}
+
+/* ---- the tables' launchers (build/gen/cpu_table.c, cpu_layer_table.c), and the backend's hooks ---- */
+
+/* dlsym gives a function as an object pointer, which POSIX lets a program convert back. */
+typedef int (*accepts_fn)(const struct kernel_args *a, char *why, size_t n);
+
+void cpu_kernel_launch(const struct kernel_entry *k, const struct kernel_args *a)
+{
+    ((kernel_fn)atomic_load_explicit(&kernel_slot(k)->run, memory_order_relaxed))(a);
+}
+
+int cpu_kernel_accepts(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n)
+{
+    return ((accepts_fn)kernel_slot(k)->accepts)(a, why, n);
+}
+
+void cpu_layer_launch(const struct layer_entry *e, const struct layer_args *a)
+{
+    ((layer_fn)atomic_load_explicit(&layer_slot(e)->run, memory_order_relaxed))(a);
+}
+
+int cpu_kernel_prepare(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n)
+{
+    (void)a, (void)why, (void)n;
+    kernel_slot(k);
+    return 0;
+}
+
+int cpu_layer_prepare(const struct layer_entry *e, char *why, size_t n)
+{
+    (void)why, (void)n;
+    layer_slot(e);
+    return 0;
+}
+
+double cpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_args *a)
+{
+    (void)a;
+    return kernel_slot(k)->compiled_ms;
+}
