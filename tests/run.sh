@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs every test program and shell test, then prints one closing line:
 # "N passed, N failed, N skipped". Exit status 1 if anything failed.
-# Environment: BUILD (build folder). Where nvcc is on the PATH, NVCC_PATH names it for the test
-# that compares NVRTC's kernels with nvcc's (test_gpu, on a GPU).
+# Environment: BUILD (build folder); ONLY, a list of test names (test_gpu test_cache.sh ...) to run
+# those alone. Where nvcc is on the PATH, NVCC_PATH names it for the test that compares NVRTC's
+# kernels with nvcc's (test_gpu, on a GPU).
 BUILD=${BUILD:-build}
 export FDTDBENCH="$BUILD/fdtdbench"
 NVCC_PATH=$(command -v nvcc 2>/dev/null)
@@ -43,11 +44,12 @@ run_one() { # NAME COMMAND...
     fi
 }
 
+asked() { [ -z "${ONLY:-}" ] || case " $ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] && run_one "$(basename "$t")" "$t"
+    [ -x "$t" ] && asked "$(basename "$t")" && run_one "$(basename "$t")" "$t"
 done
 for t in tests/test_*.sh; do
-    [ -f "$t" ] && run_one "$(basename "$t")" sh "$t"
+    [ -f "$t" ] && asked "$(basename "$t")" && run_one "$(basename "$t")" sh "$t"
 done
 echo
 if [ -s "$skips" ]; then
