@@ -442,8 +442,8 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
  * registers capped at 40, 48 and 64 a thread, and keeps the fastest (regs). The GPU wave step is
  * not tuned (slower than fused at every steps per pass tried). Every measurement is a verified step_measure; the
  * winners also go to stdout. */
-static int tune_steps(struct session *s, struct table *table, const char *path, int precision, int force, int reps,
-                      const int given_grid[3])
+static int tune_steps(struct session *s, struct table *table, const char *path, const struct scheme *const *sl,
+                      int ns, int precision, int force, int reps, const int given_grid[3])
 {
     static const int blocks[][3] = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {32, 4, 1},
                                     {32, 8, 1},  {64, 4, 1},  {128, 2, 1}, {128, 4, 1},  {256, 2, 1}};
@@ -458,21 +458,21 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
     const double start = omp_get_wtime();
     for (int v = 0; v < nf; v++)
-        for (int i = 0; i < scheme_count(); i++)
+        for (int i = 0; i < ns; i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
                 char key[sizeof ((struct tuned_entry *)0)->variant];
                 snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
-                struct tuned_entry e = kernel_key(key, scheme_at(i), HX, precision, coef, grid);
+                struct tuned_entry e = kernel_key(key, sl[i], HX, precision, coef, grid);
                 double w[MAX_GROUPS];
                 char why[512];
-                struct step_run c = {.c = {.b = s->b, .s = scheme_at(i), .precision = precision, .coef = coef,
+                struct step_run c = {.c = {.b = s->b, .s = sl[i], .precision = precision, .coef = coef,
                                            .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
                                      .variant = fused[v], .steps = 2, .reps = reps}; /* screening; then 5 */
                 if (!step_supported(&c.c) || (!force && table_find(table, &e))) continue;
                 const struct variant_traits *t = step_traits(&c.c); /* this storage's kernels' */
                 if (t->planes) continue; /* the GPU wave: slower than fused at every T tried (notes) */
                 if (step_vacuum(&c.c, w, why, sizeof why) || step_fits(&c, &s->desc, why, sizeof why)) {
-                    fprintf(stderr, "tune --step: %s %s: %s\n", scheme_at(i)->name, coef_names[coef], why);
+                    fprintf(stderr, "tune --step: %s %s: %s\n", sl[i]->name, coef_names[coef], why);
                     continue;
                 }
                 const int flat = t->flat;
@@ -880,7 +880,7 @@ int cmd_tune(int argc, char **argv)
     struct table table = {0};
     table_read(&table, path, date);
     if (step) {
-        int rc = tune_steps(&s, &table, path, precision, force, reps, grid);
+        int rc = tune_steps(&s, &table, path, sl, ns, precision, force, reps, grid);
         free(table.e);
         return rc;
     }
