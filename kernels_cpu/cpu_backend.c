@@ -130,13 +130,72 @@ static void cpu_describe(struct device_desc *d)
     snprintf(d->simd, sizeof d->simd, "%s: %d bytes", SIMD_NAME, SIMD_BYTES);
 }
 
+/* Large arrays released are kept for the next request of the same size by as many threads (bench
+ * and tune measure row after row on one grid): a fresh array pays a page fault per 4 KiB page at
+ * its first touch, on this VM about 3.5 us each, 2-3 s of sys time in a 5 s step row at 300^3
+ * (transparent huge pages cost more here: their zeroing and compaction doubled it). At most an
+ * eighth of the usable memory is kept, the oldest freed first. Each array carries its size and
+ * its toucher's thread count in a header of one cache line (pages stay where those threads
+ * placed them: on NUMA machines another count gets fresh ones). */
+enum { KEEP_FROM = 1 << 20, KEPT_MAX = 64, HEADER = 64 };
+struct block {
+    size_t bytes;
+    int threads;
+};
+static struct {
+    void *p[KEPT_MAX]; /* oldest first */
+    int n;
+    size_t bytes;
+} kept;
+
+static struct block *header(void *array) { return (struct block *)((char *)array - HEADER); }
+
+/* Frees the oldest kept arrays until `room` more bytes fit in the budget; 1 if they then do.
+ * Inside cpu_pool. */
+static int make_room(size_t room)
+{
+    static size_t budget;
+    if (!budget) budget = usable_memory() / 8;
+    while (kept.n && (kept.bytes + room > budget || kept.n == KEPT_MAX)) {
+        kept.bytes -= header(kept.p[0])->bytes;
+        free(header(kept.p[0]));
+        memmove(kept.p, kept.p + 1, sizeof kept.p[0] * (size_t)--kept.n);
+    }
+    return kept.bytes + room <= budget;
+}
+
 static void *cpu_alloc(size_t bytes)
 {
     /* Not touched here: the first write, by the computing threads, places the pages. */
-    return aligned_alloc(64, (bytes + 63) / 64 * 64);
+    bytes = (bytes + 63) / 64 * 64;
+    const int threads = omp_get_max_threads();
+    void *p = NULL;
+#pragma omp critical(cpu_pool)
+    for (int i = kept.n - 1; i >= 0 && !p; i--)
+        if (header(kept.p[i])->bytes == bytes && header(kept.p[i])->threads == threads) {
+            p = kept.p[i];
+            kept.bytes -= bytes;
+            memmove(kept.p + i, kept.p + i + 1, sizeof kept.p[0] * (size_t)(--kept.n - i));
+        }
+    if (p) return p;
+    struct block *b = aligned_alloc(64, HEADER + bytes);
+    if (!b) return NULL;
+    b->bytes = bytes, b->threads = threads;
+    return (char *)b + HEADER;
 }
 
-static void cpu_release(void *p) { free(p); }
+static void cpu_release(void *p)
+{
+    if (!p) return;
+    struct block *b = header(p);
+    if (b->bytes < KEEP_FROM) {
+        free(b);
+        return;
+    }
+#pragma omp critical(cpu_pool)
+    if (make_room(b->bytes)) kept.p[kept.n++] = p, kept.bytes += b->bytes;
+    else free(b);
+}
 
 /* Copies in the same static split of the index range as fill_random; one chunk (a value the step
  * engine reads or adds to, step_peek) on the calling thread, without waking the others. */
@@ -266,7 +325,7 @@ static void cpu_probe_bandwidth(struct bandwidth *bw, int passes)
         return;
     }
     if (a && touched_by != omp_get_max_threads()) {
-        free(a), free(b), free(c);
+        cpu_release(a), cpu_release(b), cpu_release(c);
         a = b = c = NULL;
     }
     if (!a) {
