@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "session.h"
 
 #include <omp.h>
