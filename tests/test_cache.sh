@@ -12,6 +12,35 @@ export FDTDBENCH_CACHE="$tmp/cache"
 export TMPDIR="$tmp/tmpdir"
 mkdir -p "$TMPDIR"
 
+# damaged WARM COUNTS EXT N: one of N entries (files *EXT) cut short (its trailer gone), another with
+# a byte of its code changed: both compiled again by WARM, with a line each saying so, and whole
+# again afterwards (COUNTS COMPILED CACHED reads WARM's summary); the failures, or nothing.
+damaged() {
+    set -- "$1" "$2" "$4" $(find "$FDTDBENCH_CACHE" -name "*$3" | sort | head -n 2)
+    head -c 300 "$4" >"$tmp/cut" && mv "$tmp/cut" "$4"
+    printf 'X' | dd of="$5" bs=1 seek=100 conv=notrunc 2>/dev/null
+    $1 >"$tmp/out" 2>"$tmp/err" && $2 2 $(($3 - 2)) || echo "damaged entries not compiled again: $(cat "$tmp/out")"
+    [ "$(grep -c "is damaged: it has no trailer" "$tmp/err")" -eq 1 ] &&
+        [ "$(grep -c "is damaged: its code does not match its hash" "$tmp/err")" -eq 1 ] ||
+        echo "not one line per damaged entry: $(cat "$tmp/err")"
+    $1 >"$tmp/out" 2>"$tmp/err" && $2 0 "$3" || echo "the rewritten entries are not whole: $(cat "$tmp/out")"
+}
+
+# at_once WARM COUNTS ENTRIES N: two WARMs on one empty cache both succeed, every one of the N
+# entries whole (a third run compiles nothing), no temporary file left; the failures, or nothing.
+at_once() {
+    rm -rf "$FDTDBENCH_CACHE"
+    $1 >"$tmp/out1" 2>"$tmp/err1" &
+    $1 >"$tmp/out2" 2>"$tmp/err2"
+    rc2=$?
+    wait $!
+    rc1=$?
+    [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || echo "exit statuses $rc1 and $rc2: $(cat "$tmp/err1" "$tmp/err2")"
+    $1 >"$tmp/out" 2>"$tmp/err" && $2 0 "$4" && [ "$($3)" -eq "$4" ] ||
+        echo "after two at once: $(cat "$tmp/out"), $($3) entries"
+    [ -z "$(find "$FDTDBENCH_CACHE" -name '.tmp-*')" ] || echo "temporary files left: $(ls -a "$FDTDBENCH_CACHE")"
+}
+
 # ---- CPU kernels: yee's plain ones, 36 kernels (6 components, 2 precisions, 3 storages), seconds.
 cwarm() { "$B" cache --warm --scheme yee --variant plain "$@"; }
 centries() { find "$FDTDBENCH_CACHE" -name '*.so' 2>/dev/null | wc -l; }
@@ -41,34 +70,8 @@ step >"$tmp/row" 2>"$tmp/err" && [ "$(from)" = cache ] || f="$f
 from the cache: '$(from)' $(cat "$tmp/err")"
 result "a CPU row says where its kernels came from" "$f"
 
-# One entry cut short (its trailer gone), another with a byte of its code changed: both compiled
-# again, with a line each saying so, and whole again afterwards.
-f=""
-set -- $(find "$FDTDBENCH_CACHE" -name '*.so' | sort | head -n 2)
-head -c 300 "$1" >"$tmp/cut" && mv "$tmp/cut" "$1"
-printf 'X' | dd of="$2" bs=1 seek=100 conv=notrunc 2>/dev/null
-cwarm >"$tmp/out" 2>"$tmp/err" && ccounts 2 34 || f="damaged entries not compiled again: $(cat "$tmp/out")"
-[ "$(grep -c "is damaged: it has no trailer" "$tmp/err")" -eq 1 ] && [ "$(grep -c "is damaged: its code does not match its hash" "$tmp/err")" -eq 1 ] ||
-    f="$f
-not one line per damaged entry: $(cat "$tmp/err")"
-cwarm >"$tmp/out" 2>"$tmp/err" && ccounts 0 36 || f="$f
-the rewritten entries are not whole: $(cat "$tmp/out")"
-result "a damaged CPU entry is compiled again, never loaded" "$f"
-
-# Two processes on one empty cache: both succeed, every entry whole (a third run compiles nothing).
-f=""
-rm -rf "$FDTDBENCH_CACHE"
-cwarm >"$tmp/out1" 2>"$tmp/err1" &
-cwarm >"$tmp/out2" 2>"$tmp/err2"
-rc2=$?
-wait $!
-rc1=$?
-[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || f="exit statuses $rc1 and $rc2: $(cat "$tmp/err1" "$tmp/err2")"
-cwarm >"$tmp/out" 2>"$tmp/err" && ccounts 0 36 && [ "$(centries)" -eq 36 ] || f="$f
-after two at once: $(cat "$tmp/out"), $(centries) entries"
-[ -z "$(find "$FDTDBENCH_CACHE" -name '.tmp-*')" ] || f="$f
-temporary files left: $(ls -a "$FDTDBENCH_CACHE")"
-result "two processes fill one cache with CPU kernels at once" "$f"
+result "a damaged CPU entry is compiled again, never loaded" "$(damaged cwarm ccounts .so 36)"
+result "two processes fill one cache with CPU kernels at once" "$(at_once cwarm ccounts centries 36)"
 
 # A CPU kernel that does not compile (the test hook plants a syntax error): one line naming it and
 # the log, exit 2, no entry and no row, the log holds the compiler's error.
@@ -125,34 +128,8 @@ warm >"$tmp/out" 2>"$tmp/err" && counts 0 24 || f="$f
 second warm compiled again: $(cat "$tmp/out")"
 result "compiled once, then read from the cache" "$f"
 
-# One entry cut short (its trailer gone), another with a byte of its code changed: both compiled
-# again, with a line each saying so, and whole again afterwards.
-f=""
-set -- $(find "$FDTDBENCH_CACHE" -name '*.cubin' | sort | head -n 2)
-head -c 300 "$1" >"$tmp/cut" && mv "$tmp/cut" "$1"
-printf 'X' | dd of="$2" bs=1 seek=100 conv=notrunc 2>/dev/null
-warm >"$tmp/out" 2>"$tmp/err" && counts 2 22 || f="damaged entries not compiled again: $(cat "$tmp/out")"
-[ "$(grep -c "is damaged: it has no trailer" "$tmp/err")" -eq 1 ] && [ "$(grep -c "is damaged: its code does not match its hash" "$tmp/err")" -eq 1 ] ||
-    f="$f
-not one line per damaged entry: $(cat "$tmp/err")"
-warm >"$tmp/out" 2>"$tmp/err" && counts 0 24 || f="$f
-the rewritten entries are not whole: $(cat "$tmp/out")"
-result "a damaged entry is compiled again, never loaded" "$f"
-
-# Two processes on one empty cache: both succeed, every entry whole (a third run compiles nothing).
-f=""
-rm -rf "$FDTDBENCH_CACHE"
-warm >"$tmp/out1" 2>"$tmp/err1" &
-warm >"$tmp/out2" 2>"$tmp/err2"
-rc2=$?
-wait $!
-rc1=$?
-[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || f="exit statuses $rc1 and $rc2: $(cat "$tmp/err1" "$tmp/err2")"
-warm >"$tmp/out" 2>"$tmp/err" && counts 0 24 && [ "$(entries)" -eq 24 ] || f="$f
-after two at once: $(cat "$tmp/out"), $(entries) entries"
-[ -z "$(find "$FDTDBENCH_CACHE" -name '.tmp-*')" ] || f="$f
-temporary files left: $(ls -a "$FDTDBENCH_CACHE")"
-result "two processes fill one cache at once" "$f"
+result "a damaged entry is compiled again, never loaded" "$(damaged warm counts .cubin 24)"
+result "two processes fill one cache at once" "$(at_once warm counts entries 24)"
 
 # The wave step's GPU kernels (kernels_gpu/wave.cu.step) compile for the H100 (run and verified on a
 # GPU only, by test_step): FV24's, the widest stencil, 12 kernels.
