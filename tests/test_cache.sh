@@ -12,6 +12,26 @@ export FDTDBENCH_CACHE="$tmp/cache"
 export TMPDIR="$tmp/tmpdir"
 mkdir -p "$TMPDIR"
 
+# compile_failed STATUS KERNEL: a command that ended with STATUS, its stderr in $tmp/err, failed as a
+# kernel that does not compile must: exit 2, one line naming KERNEL and its log, the log holding
+# the compiler's error and the planted line; the failures, or nothing.
+compile_failed() {
+    log=$(sed -n 's/.*; the log: //p' "$tmp/err")
+    [ "$1" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "could not compile $2" "$tmp/err" ||
+        echo "exit $1: $(cat "$tmp/err")"
+    [ -f "$log" ] && grep -q "error" "$log" && grep -q "planted by FDTDBENCH_TEST_BAD_KERNEL" "$log" ||
+        echo "no log with the error at '$log'"
+}
+
+# once WARM COUNTS ENTRIES N: from an absent cache, WARM compiles N kernels into N entries, then a
+# second WARM compiles none; the failures, or nothing.
+once() {
+    "$B" cache >"$tmp/out" 2>&1 && grep -q "empty: not created yet" "$tmp/out" || echo "an absent cache: $(cat "$tmp/out")"
+    $1 >"$tmp/out" 2>"$tmp/err" || echo "first warm failed: $(cat "$tmp/err")"
+    $2 "$4" 0 && [ "$($3)" -eq "$4" ] || echo "first warm: $(cat "$tmp/out"), $($3) entries"
+    $1 >"$tmp/out" 2>"$tmp/err" && $2 0 "$4" || echo "second warm compiled again: $(cat "$tmp/out")"
+}
+
 # damaged WARM COUNTS EXT N: one of N entries (files *EXT) cut short (its trailer gone), another with
 # a byte of its code changed: both compiled again by WARM, with a line each saying so, and whole
 # again afterwards (COUNTS COMPILED CACHED reads WARM's summary); the failures, or nothing.
@@ -47,14 +67,7 @@ centries() { find "$FDTDBENCH_CACHE" -name '*.so' 2>/dev/null | wc -l; }
 # ccounts COMPILED CACHED: the warm summary says so
 ccounts() { grep -q "kernels for this CPU .*: $1 compiled (.*), $2 already in the cache" "$tmp/out"; }
 
-f=""
-"$B" cache >"$tmp/out" 2>&1 && grep -q "empty: not created yet" "$tmp/out" || f="an absent cache: $(cat "$tmp/out")"
-cwarm >"$tmp/out" 2>"$tmp/err" || f="$f
-first warm failed: $(cat "$tmp/err")"
-ccounts 36 0 && [ "$(centries)" -eq 36 ] || f="$f
-first warm: $(cat "$tmp/out"), $(centries) entries"
-cwarm >"$tmp/out" 2>"$tmp/err" && ccounts 0 36 || f="$f
-second warm compiled again: $(cat "$tmp/out")"
+f=$(once cwarm ccounts centries 36)
 "$B" cache --list >"$tmp/out" 2>&1 && [ "$(grep -c ' cpu .*k_yee_.*_plain$' "$tmp/out")" -eq 36 ] &&
     grep -q "36 kernels (36 CPU, 0 GPU)" "$tmp/out" || f="$f
 --list: $(head -n 3 "$tmp/out")"
@@ -75,16 +88,10 @@ result "two processes fill one cache with CPU kernels at once" "$(at_once cwarm 
 
 # A CPU kernel that does not compile (the test hook plants a syntax error): one line naming it and
 # the log, exit 2, no entry and no row, the log holds the compiler's error.
-f=""
 before=$(centries)
 rm -rf "$tmp/r"
 FDTDBENCH_TEST_BAD_KERNEL=k_yee_hy_f32_array_plain step --precision f32 >"$tmp/row" 2>"$tmp/err"
-rc=$?
-log=$(sed -n 's/.*; the log: //p' "$tmp/err")
-[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "could not compile k_yee_hy_f32_array_plain" "$tmp/err" ||
-    f="exit $rc: $(cat "$tmp/err")"
-[ -f "$log" ] && grep -q "error" "$log" && grep -q "planted by FDTDBENCH_TEST_BAD_KERNEL" "$log" || f="$f
-no log with the error at '$log'"
+f=$(compile_failed $? k_yee_hy_f32_array_plain)
 [ "$(centries)" -eq "$before" ] && [ ! -s "$tmp/row" ] && [ -z "$(find "$tmp/r" -type f 2>/dev/null)" ] || f="$f
 entries $before -> $(centries), output: $(cat "$tmp/row"), files: $(find "$tmp/r" -type f 2>/dev/null)"
 result "a CPU kernel that does not compile: one line, its log, exit 2, no row" "$f"
@@ -118,15 +125,7 @@ if ! warm >"$tmp/out" 2>"$tmp/err" && grep -q "no GPU backend" "$tmp/err"; then
 fi
 rm -rf "$FDTDBENCH_CACHE"
 
-f=""
-"$B" cache >"$tmp/out" 2>&1 && grep -q "empty: not created yet" "$tmp/out" || f="an absent cache: $(cat "$tmp/out")"
-warm >"$tmp/out" 2>"$tmp/err" || f="$f
-first warm failed: $(cat "$tmp/err")"
-counts 24 0 && [ "$(entries)" -eq 24 ] || f="$f
-first warm: $(cat "$tmp/out"), $(entries) entries"
-warm >"$tmp/out" 2>"$tmp/err" && counts 0 24 || f="$f
-second warm compiled again: $(cat "$tmp/out")"
-result "compiled once, then read from the cache" "$f"
+result "compiled once, then read from the cache" "$(once warm counts entries 24)"
 
 result "a damaged entry is compiled again, never loaded" "$(damaged warm counts .cubin 24)"
 result "two processes fill one cache at once" "$(at_once warm counts entries 24)"
@@ -147,15 +146,9 @@ result "the CPML's GPU layer kernels compile" "$f"
 
 # A kernel that does not compile (the test hook plants a syntax error): one line naming it and
 # the log, exit 2, no entry for it, the log holds NVRTC's error.
-f=""
 before=$(entries)
 FDTDBENCH_TEST_BAD_KERNEL=k_yee_hx_f32_array_baseline warm >"$tmp/out" 2>"$tmp/err"
-rc=$?
-log=$(sed -n 's/.*; the log: //p' "$tmp/err")
-[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "could not compile k_yee_hx_f32_array_baseline" "$tmp/err" ||
-    f="exit $rc: $(cat "$tmp/err")"
-[ -f "$log" ] && grep -q "error" "$log" && grep -q "planted by FDTDBENCH_TEST_BAD_KERNEL" "$log" || f="$f
-no log with the error at '$log'"
+f=$(compile_failed $? k_yee_hx_f32_array_baseline)
 [ "$(entries)" -eq "$before" ] || f="$f
 entries $before -> $(entries)"
 result "a kernel that does not compile: one line, its log, exit 2" "$f"
