@@ -183,27 +183,45 @@ static int incache_grid(struct run_config *c, const struct device_desc *d)
     return 1;
 }
 
-/* Every kernel the single-component tables run, compiled first on every core: a CPU kernel once;
- * a GPU kernel's launch at the two grids its tables tune for (the paper's and 512^3; the sizes
- * between and beyond take the nearer's), tuned, else declared. A new machine then spends seconds
+/* The CPU's grid-size sweep (the sizes table), in cells along each side. */
+static const int cpu_sizes[] = {32, 64, 128, 200, 300};
+enum { NCPU_SIZES = sizeof cpu_sizes / sizeof cpu_sizes[0] };
+
+/* Every kernel the single-component tables run, compiled first on every core: a CPU kernel once,
+ * except one compiled for each grid's strides (trait strides: regz), which the CPU tables time at
+ * the paper's grid and, in Hx f32 arrays, at the sizes table's and the in-cache table's too; a GPU
+ * kernel's launch at the two grids its tables tune for (the paper's and 512^3; the sizes between
+ * and beyond take the nearer's), tuned, else declared. A new machine then spends seconds
  * compiling, not minutes, and never between a probe and its timing. */
 static void precompile(struct bench *b, enum device d)
 {
     static const int grids[] = {PAPER_GRID, 512};
     const struct kernel_entry *t = d == DEV_CPU ? cpu_kernel_table : gpu_kernel_table;
     const int len = d == DEV_CPU ? cpu_kernel_table_len : gpu_kernel_table_len, ngrids = d == DEV_CPU ? 1 : 2;
+    const int threads[2] = {1, omp_get_num_procs()};
     const double t0 = omp_get_wtime();
-#pragma omp parallel for collapse(2) schedule(dynamic) num_threads(omp_get_num_procs())
-    for (int i = 0; i < len; i++)
-        for (int g = 0; g < 2; g++) {
-            const struct kernel_entry *k = &t[i];
-            struct run_config c = {.scheme = scheme_find(k->scheme), .component = k->component,
-                                   .precision = k->precision, .coef = k->coef, .device = d, .variant = k->variant,
-                                   .grid = {grids[g], grids[g], grids[g]}};
-            if (g >= ngrids) continue;
-            default_launch(&b->s, &c);
-            prepare_runs(b->s.b, &c, 1);
+    struct run_config *c = malloc(sizeof *c * (size_t)len * (2 + NCPU_SIZES + 2));
+    int n = 0;
+    if (!c) fprintf(stderr, "fdtdbench: out of memory\n"), exit(2);
+    for (int i = 0; i < len; i++) {
+        const struct kernel_entry *k = &t[i];
+        const struct run_config base = {.scheme = scheme_find(k->scheme), .component = k->component,
+                                         .precision = k->precision, .coef = k->coef, .device = d,
+                                         .variant = k->variant};
+        for (int g = 0; g < ngrids; g++) {
+            c[n] = base;
+            c[n].grid[0] = c[n].grid[1] = c[n].grid[2] = grids[g];
+            n++;
         }
+        if (!k->traits.strides || k->component != HX || k->precision != F32 || k->coef != COEF_ARRAY) continue;
+        for (int g = 0; g < NCPU_SIZES; g++)
+            if (cpu_sizes[g] != PAPER_GRID) c[n] = base, c[n].grid[0] = c[n].grid[1] = c[n].grid[2] = cpu_sizes[g], n++;
+        for (int q = 0; q < (threads[1] > 1 ? 2 : 1); q++)
+            if (c[n] = base, c[n].threads = threads[q], incache_grid(&c[n], &b->s.desc)) n++;
+    }
+    for (int i = 0; i < n; i++) default_launch(&b->s, &c[i]);
+    prepare_runs(b->s.b, c, n);
+    free(c);
     fprintf(stderr, "bench: every %s kernel%s compiled or read from the cache in %.1f s\n", device_names[d],
             d == DEV_GPU ? "'s launch" : "", omp_get_wtime() - t0);
 }
@@ -248,11 +266,10 @@ static void bench_cpu(struct bench *b)
     const char *plain[MAX_SCHEMES];
     for (int i = 0; i < scheme_count(); i++) plain[i] = vars[0];
     if (!b->quick) measure_components_f64(b, plain, plain, PAPER_GRID, all);
-    static const int sizes[] = {32, 64, 128, 200, 300};
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
-            for (int g = b->quick ? 2 : 0; g < 5; g++) {
-                struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, sizes[g]);
+            for (int g = b->quick ? 2 : 0; g < NCPU_SIZES; g++) {
+                struct run_config c = hx_config(scheme_at(i), DEV_CPU, vars[v], COEF_ARRAY, cpu_sizes[g]);
                 default_launch(&b->s, &c);
                 measure_row(b, "sizes", c, -1);
             }

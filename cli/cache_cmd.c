@@ -12,7 +12,8 @@
 #include "session.h"
 
 static const char *const usage =
-    "usage: fdtdbench cache [--list] [--clear] [--warm [--device cpu|gpu|all] [--arch sm_XY] [--scheme LIST] [--variant LIST]]\n"
+    "usage: fdtdbench cache [--list] [--clear] [--warm [--device cpu|gpu|all] [--arch sm_XY] [--scheme LIST] [--variant LIST]\n"
+    "                        [--grid NXxNYxNZ|N]]\n"
     "Kernels are compiled when a command first needs them, for the machine in hand: the CPU's by the C\n"
     "compiler this suite was built with, with its flags, the GPU's by NVRTC for the GPU in hand. Both\n"
     "are kept in the kernel cache: $FDTDBENCH_CACHE, else $XDG_CACHE_HOME/fdtd-bench, else\n"
@@ -21,7 +22,8 @@ static const char *const usage =
     "every selected kernel (both precisions and every coefficient storage, the step's fused and CPML\n"
     "layer kernels too), several at once on every core: the CPU's, and the GPU's at their default\n"
     "launches, for the GPU in hand or, with --arch, for that architecture, GPU or not (sm_90: machine\n"
-    "code; newer GPUs than this NVRTC knows get PTX).\n";
+    "code; newer GPUs than this NVRTC knows get PTX). The CPU's regz kernels are compiled for a grid's\n"
+    "strides, --grid's (512^3).\n";
 
 /* 1 if name is in the comma list (NULL or "all": every name). */
 static int selected(const char *list, const char *name)
@@ -36,9 +38,9 @@ static int selected(const char *list, const char *name)
 extern const struct kernel_entry cpu_fused_table[], gpu_fused_table[];
 extern const int cpu_fused_table_len, gpu_fused_table_len;
 
-/* Compiles the selected kernels of a table at their declared launches on a 512^3 grid; the count. */
+/* Compiles the selected kernels of a table at their declared launches on grid g; the count. */
 static int warm_table(const struct backend *b, const struct kernel_entry *t, int len, const char *schemes,
-                      const char *variants, int *refused)
+                      const char *variants, const int g[3], int *refused)
 {
     int count = 0, bad = 0;
 #pragma omp parallel for schedule(dynamic) reduction(+ : count, bad)
@@ -48,8 +50,8 @@ static int warm_table(const struct backend *b, const struct kernel_entry *t, int
         static const int paper[3] = {32, 2, 3}; /* the paper's Table 3 shape, as default_launch */
         struct kernel_args a[3];
         memset(a, 0, sizeof a);
-        a[0].nx = a[0].ny = a[0].nz = 512;
-        a[0].sy = 512 + 2 * HALO, a[0].sz = a[0].sy * a[0].sy;
+        a[0].nx = g[0], a[0].ny = g[1], a[0].nz = g[2];
+        a[0].sy = g[0] + 2 * HALO, a[0].sz = a[0].sy * (g[1] + 2 * HALO);
         memcpy(a[0].block, k->traits.block[0] ? k->traits.block : paper, sizeof a[0].block);
         a[0].nodes = k->traits.nodes;
         a[1] = a[2] = a[0];
@@ -86,16 +88,16 @@ static int warm_layers(const struct backend *b, const struct layer_entry *t, int
 
 /* The selected kernels of b's device, compiled or read from the cache, and a line saying so where
  * there were any; the count. */
-static int warm_device(const struct backend *b, const char *schemes, const char *variants, int *refused)
+static int warm_device(const struct backend *b, const char *schemes, const char *variants, const int g[3], int *refused)
 {
     const int cpu = b->device == DEV_CPU;
     int n = 0, compiled0, cached0, compiled, cached;
     double ms0, ms, t0 = omp_get_wtime();
     kcache_counts(b->device, &compiled0, &ms0, &cached0);
     n += warm_table(b, cpu ? cpu_kernel_table : gpu_kernel_table, cpu ? cpu_kernel_table_len : gpu_kernel_table_len,
-                    schemes, variants, refused);
+                    schemes, variants, g, refused);
     n += warm_table(b, cpu ? cpu_fused_table : gpu_fused_table, cpu ? cpu_fused_table_len : gpu_fused_table_len,
-                    schemes, variants, refused);
+                    schemes, variants, g, refused);
     n += warm_layers(b, cpu ? cpu_layer_table : gpu_layer_table, cpu ? cpu_layer_table_len : gpu_layer_table_len,
                      schemes, variants, refused);
     kcache_counts(b->device, &compiled, &ms, &cached);
@@ -111,6 +113,7 @@ int cmd_cache(int argc, char **argv)
     static const char *const devices[] = {"cpu", "gpu", "all"};
     int list = 0, clear = 0, warm = 0, device = -1; /* -1: not given (all) */
     const char *arch = NULL, *schemes = NULL, *variants = NULL;
+    int grid[3] = {0, 0, 0};
     const struct cli_option opts[] = {
         {"list", CLI_FLAG, NULL, "one line per kernel: size, device, when and how long it took to compile, what", &list,
          0, 0, NULL, 0},
@@ -122,10 +125,13 @@ int cmd_cache(int argc, char **argv)
         {"scheme", CLI_TEXT, "LIST|all", "--warm: these schemes (all)", &schemes, 0, 0, NULL, 0},
         {"variant", CLI_TEXT, "LIST|all", "--warm: these variants of either device, fused ones and the layer's cpml "
          "included (all)", &variants, 0, 0, NULL, 0},
+        {"grid", CLI_GRID, "NXxNYxNZ | N", "--warm: launches on this grid (512): the CPU's regz kernels are compiled "
+         "for its strides", grid, CLI_GRID_MIN, CLI_GRID_MAX, NULL, 0},
     };
     cli_parse(usage, opts, CLI_NOPTS(opts), argc, argv);
-    if ((arch || schemes || variants || device >= 0) && !warm)
-        cli_error("cache: --device, --arch, --scheme and --variant go with --warm");
+    if ((arch || schemes || variants || device >= 0 || grid[0]) && !warm)
+        cli_error("cache: --device, --arch, --scheme, --variant and --grid go with --warm");
+    if (!grid[0]) grid[0] = grid[1] = grid[2] = 512;
     if (arch && device == DEV_CPU) cli_error("cache: --arch names a GPU architecture, not one for --device cpu");
     if (clear && warm) cli_error("cache: --clear and --warm: one at a time");
     if (schemes && strcmp(schemes, "all"))
@@ -161,8 +167,8 @@ int cmd_cache(int argc, char **argv)
             if (!gpu_too && gpu->prepare)
                 fprintf(stderr, "cache: no GPU to compile for (%s): CPU kernels only; --arch sm_XY names one\n", why);
         }
-        int refused = 0, n = device == DEV_GPU ? 0 : warm_device(cpu_backend(), schemes, variants, &refused);
-        if (gpu_too) n += warm_device(gpu, schemes, variants, &refused);
+        int refused = 0, n = device == DEV_GPU ? 0 : warm_device(cpu_backend(), schemes, variants, grid, &refused);
+        if (gpu_too) n += warm_device(gpu, schemes, variants, grid, &refused);
         if (!n && !refused)
             cli_error("cache: no %s kernel matches --scheme %s --variant %s",
                       !gpu_too ? "CPU" : device == DEV_GPU ? "GPU" : "CPU or GPU", schemes ? schemes : "all",

@@ -430,6 +430,7 @@ static void parse_traits(const char *path, const char *words, struct traits *t)
         else if (!strcmp(w, "halo")) t->halo_axes = 3;
         else if (!strcmp(w, "halo_x")) t->halo_axes = 1;
         else if (!strcmp(w, "planes")) t->planes = 1, t->halo_axes = 2;
+        else if (!strcmp(w, "strides")) t->strides = 1;
         else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
         else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
         else if (sscanf(w, "rows=%d,%d", &t->rows[0], &t->rows[1]) == 2 && t->rows[0] > 0 && t->rows[1] > 0) continue;

@@ -46,6 +46,10 @@
  *                 thread, the rows and planes of kernel_args.box only (the engine shares them out),
  *                 each row's halo along x and y written by the kernel
  *   flat          the block's z extent must be 1
+ *   strides       (CPU) each kernel is compiled for its launch's strides (kernels_cpu/jit.c passes
+ *                 -DSY=<sy> -DSZ=<sz>, kernel_args.sy and sz: every stencil offset a constant), one
+ *                 compilation per row length and plane size, and verified on the timed grid's
+ *                 rows and planes (harness/measure.c, verify_rows)
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
  *   max_threads=N at most N threads per block
@@ -232,9 +236,9 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{.marches = %d, .flat = %d, .max_threads = %d, .block = {%d, %d, %d}, .nodes = %d, .rows = %d, "
-           ".stages = %d, .halo_axes = %d, .planes = %d}},\n",
+           ".stages = %d, .halo_axes = %d, .planes = %d, .strides = %d}},\n",
         r->marches, r->flat, r->max_threads, r->block[0], r->block[1], r->block[2], r->nodes, default_rows(r, k->coef),
-        r->stages, r->halo_axes, r->planes);
+        r->stages, r->halo_axes, r->planes, r->strides);
 }
 
 /* Fills every kernel of template t once, so that a template's faults fail the build, not a run. */

@@ -70,6 +70,9 @@ struct variant_traits {
                       * it updates the rows and planes of kernel_args.box only, and writes each row's
                       * images along x and y and zeroes it on a PEC wall (halo_rule.h); the engine
                       * shares the work among its threads and refreshes z */
+    int strides;     /* 1: (CPU) each kernel is compiled for its launch's strides sy and sz as constants
+                      * (kernels_cpu/jit.c), so it is verified on a grid of the timed nx and ny
+                      * (verify_rows, harness/measure.h) */
 };
 
 /* One generated kernel (GPU entries are host-side launchers). */

@@ -53,10 +53,20 @@ int check_extent(const struct run_config *c, char *why, size_t n)
     return 0;
 }
 
+void verify_rows(const struct variant_traits *t, const int timed[3], int grid[3])
+{
+    if (t && t->strides) grid[0] = timed[0], grid[1] = timed[1];
+}
+
 void verify_geometry(const struct run_config *c, int out[3])
 {
+    const struct kernel_entry *k =
+        c->variant ? kernel_find(c->device, c->scheme->name, c->component, c->precision, c->coef, c->variant) : NULL;
+    int bases[3] = {verify_grid[0], verify_grid[1], verify_grid[2]};
+    if (k && k->traits.strides) bases[2] = STRIDES_PLANES; /* rows of the timed length: few planes */
+    verify_rows(k ? &k->traits : NULL, c->grid, bases);    /* (x and y then verified at their own size) */
     for (int d = 0; d < 3; d++) {
-        long g = c->grid[d], base = verify_grid[d];
+        long g = c->grid[d], base = bases[d];
         long m = launch_extent(c, d);
         if (m == 0 && d == 0 && c->device == DEV_CPU) m = 64; /* whole x lines: the SIMD remainder */
         if (m == 0 || g <= base + m) { /* whole-extent tiles look alike on any grid; small grids as they are */

@@ -44,8 +44,17 @@ int check_extent(const struct run_config *c, char *why, size_t n);
 /* The grid that verification runs c's launch on: verify_grid, each size moved to the same
  * remainder modulo c's tile or block extent (x: modulo 64 on the CPU, for the SIMD remainder
  * loop) as c's grid, so that the timed run's partial tiles or blocks are the verified ones.
- * A dimension that is small, or whose tile is whole (0), is verified at its own size or the base. */
+ * A dimension that is small, or whose tile is whole (0), is verified at its own size or the base.
+ * A kernel compiled for its launch's strides (verify_rows) is verified on c's nx and ny and
+ * STRIDES_PLANES planes (moved likewise), so that verification runs the machine code timed. */
 void verify_geometry(const struct run_config *c, int out[3]);
+enum { STRIDES_PLANES = 5 };
+
+/* The one rule for kernels compiled for their launch's strides (trait strides, the CPU's regz:
+ * kernel_args.sy and sz, which nx and ny set, are constants in its code): a grid that verifies
+ * such a kernel has the timed grid's nx and ny, so it runs the same compilation. grid[0..1] set
+ * from timed[] for such a kernel (t), else left as they are. */
+void verify_rows(const struct variant_traits *t, const int timed[3], int grid[3]);
 
 /* Everything about c that can be checked before measuring: the kernel exists, the launch suits
  * the device and the variant (check_launch) and the grid (check_extent), and the grid fits in

@@ -104,6 +104,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     r->threads = b->device == DEV_CPU ? b->threads() : 0;
     struct step_config small = c->c;
     memcpy(small.grid, step_verify_grid, sizeof small.grid);
+    verify_rows(step_traits(&c->c), c->c.grid, small.grid); /* kernels compiled for the grid's strides */
     if (small.pml > step_verify_grid[2] / 3) small.pml = step_verify_grid[2] / 3; /* its smallest side */
     int steps = VERIFY_STEPS;
     const int tsteps = step_tsteps(&c->c);

@@ -153,11 +153,14 @@ const char *cpu_compiler(void) { return BUILD_KERNEL_CC; }
 static struct template *templates;
 static pthread_mutex_t fill_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Each kernel's state: its entry points once loaded. */
+/* Each kernel's state: its entry points once loaded. A kernel compiled for its launch's strides
+ * (trait strides) has one compilation per strides: its table slot heads a list of them. */
 struct slot {
-    _Atomic(void *) run; /* NULL until loaded */
-    void *accepts;       /* set before run */
-    double compiled_ms;  /* what compiling it took this process, -1 if it came from the cache */
+    _Atomic(void *) run;         /* NULL until loaded */
+    void *accepts;               /* set before run */
+    double compiled_ms;          /* what compiling it took this process, -1 if it came from the cache */
+    long sy, sz;                 /* the strides it is compiled for (trait strides), else 0 */
+    _Atomic(struct slot *) next; /* the table slot of a kernel of trait strides: its compilations */
     pthread_mutex_t lock;
 };
 static struct slot *slots; /* cpu_kernel_table's, cpu_fused_table's, then cpu_layer_table's */
@@ -186,9 +189,10 @@ static void start(void)
     free(predefined);
 }
 
-/* One kernel for kcache_build's compiler; where it compiled it, its folder (else ""). */
+/* One kernel for kcache_build's compiler (defines: its -D options, NULL-terminated); where it
+ * compiled it, its folder (else ""). */
 struct job {
-    const char *name, *source;
+    const char *name, *source, *const *defines;
     char dir[4096], obj[4200];
 };
 
@@ -201,7 +205,8 @@ static void compile(void *ctx, struct kcache_code *out)
     snprintf(src, sizeof src, "%s/%s.c", j->dir, j->name);
     snprintf(j->obj, sizeof j->obj, "%s/%s.so", j->dir, j->name);
     write_file(src, j->source, strlen(j->source));
-    const char *const more[] = {"-fPIC", "-shared", "-I", j->dir, "-o", j->obj, src, NULL};
+    const char *more[16] = {"-fPIC", "-shared", "-I", j->dir, "-o", j->obj, src};
+    for (int i = 0; j->defines[i] && i < 8; i++) more[7 + i] = j->defines[i];
     const int rc = run_compiler(more, &log);
     if (rc) {
         char why[128];
@@ -223,11 +228,11 @@ struct kernel_id {
     int step, layer;                      /* from a step template (fused_table), a layer template */
 };
 
-/* Slot i, kernel id's, loaded: compiled now, or read from the disk cache, if this process has not
- * had it yet. Kernels load in parallel; the first callers of one wait for it. */
-static struct slot *loaded(long i, const struct kernel_id *id)
+/* Slot s, kernel id's (for s's strides, if it has them), loaded: compiled now, or read from the
+ * disk cache, if this process has not had it yet. Kernels load in parallel; the first callers of
+ * one wait for it. */
+static struct slot *loaded(struct slot *s, const struct kernel_id *id)
 {
-    struct slot *s = &slots[i];
     if (atomic_load_explicit(&s->run, memory_order_acquire)) return s;
     pthread_mutex_lock(&s->lock);
     if (!atomic_load_explicit(&s->run, memory_order_relaxed)) {
@@ -241,12 +246,18 @@ static struct slot *loaded(long i, const struct kernel_id *id)
                                       .traits = &t->traits, .device = t->device, .axis = id->axis};
         if (!d.s) emit_fail("no scheme %s in this build", id->scheme);
         kernel_name(name, sizeof name, &d);
-        struct job j = {name, kernel_source(&d, t), "", ""};
+        char sy[32], sz[32], label[200];
+        const char *defines[3] = {sy, sz, NULL};
+        snprintf(sy, sizeof sy, "-DSY=%ld", s->sy), snprintf(sz, sizeof sz, "-DSZ=%ld", s->sz);
+        if (!t->traits.strides) defines[0] = NULL;
+        snprintf(label, sizeof label, "%s%s%s%s%s", name, defines[0] ? " " : "", defines[0] ? sy : "",
+                 defines[0] ? " " : "", defines[0] ? sz : "");
+        struct job j = {name, kernel_source(&d, t), defines, "", ""};
         const int accepts = t->traits.accepts;
         pthread_mutex_unlock(&fill_lock);
         struct kcache_code code;
-        const uint64_t key = kcache_key_add(kcache_key_add(compiler_key, name), j.source);
-        kcache_build(DEV_CPU, key, name, compile, &j, &code);
+        const uint64_t key = kcache_key_add(kcache_key_add(compiler_key, label), j.source); /* label: name, and -D options if any */
+        kcache_build(DEV_CPU, key, label, compile, &j, &code);
         char file[4200];
         if (code.kept) kcache_file(DEV_CPU, key, file, sizeof file); /* the cache's entry, else the one compiled */
         else snprintf(file, sizeof file, "%s", j.obj);
@@ -266,23 +277,46 @@ static struct slot *loaded(long i, const struct kernel_id *id)
     return s;
 }
 
-static struct slot *kernel_slot(const struct kernel_entry *k)
+/* The compilation of a kernel of trait strides for a's strides (head: its table slot), made on
+ * first use. Lookups take no lock; a new one is added under head's. */
+static struct slot *strides_slot(struct slot *head, const struct kernel_args *a)
+{
+    struct slot *s = atomic_load_explicit(&head->next, memory_order_acquire);
+    for (; s; s = atomic_load_explicit(&s->next, memory_order_acquire))
+        if (s->sy == a->sy && s->sz == a->sz) return s;
+    pthread_mutex_lock(&head->lock);
+    for (s = atomic_load_explicit(&head->next, memory_order_relaxed); s && (s->sy != a->sy || s->sz != a->sz);)
+        s = atomic_load_explicit(&s->next, memory_order_relaxed);
+    if (!s) {
+        if (!(s = calloc(1, sizeof *s))) fprintf(stderr, "fdtdbench: out of memory\n"), exit(2);
+        pthread_mutex_init(&s->lock, NULL);
+        s->sy = a->sy, s->sz = a->sz;
+        atomic_store_explicit(&s->next, atomic_load_explicit(&head->next, memory_order_relaxed), memory_order_relaxed);
+        atomic_store_explicit(&head->next, s, memory_order_release);
+    }
+    pthread_mutex_unlock(&head->lock);
+    return s;
+}
+
+/* Kernel k's compilation for launch a, loaded. */
+static struct slot *kernel_slot(const struct kernel_entry *k, const struct kernel_args *a)
 {
     pthread_once(&once, start);
     const int fused = k >= cpu_fused_table && k < cpu_fused_table + cpu_fused_table_len;
     const long i = fused ? cpu_kernel_table_len + (k - cpu_fused_table) : k - cpu_kernel_table;
-    if (atomic_load_explicit(&slots[i].run, memory_order_acquire)) return &slots[i];
+    struct slot *s = k->traits.strides ? strides_slot(&slots[i], a) : &slots[i];
+    if (atomic_load_explicit(&s->run, memory_order_acquire)) return s;
     const struct kernel_id id = {k->scheme, k->variant, k->component, 0, k->precision, k->coef, fused, 0};
-    return loaded(i, &id);
+    return loaded(s, &id);
 }
 
 static struct slot *layer_slot(const struct layer_entry *e)
 {
     pthread_once(&once, start);
-    const long i = cpu_kernel_table_len + cpu_fused_table_len + (e - cpu_layer_table);
-    if (atomic_load_explicit(&slots[i].run, memory_order_acquire)) return &slots[i];
+    struct slot *s = &slots[cpu_kernel_table_len + cpu_fused_table_len + (e - cpu_layer_table)];
+    if (atomic_load_explicit(&s->run, memory_order_acquire)) return s;
     const struct kernel_id id = {e->scheme, e->variant, e->first, e->axis, e->precision, e->coef, 0, 1};
-    return loaded(i, &id);
+    return loaded(s, &id);
 }
 
 /* ---- the tables' launchers (build/gen/cpu_table.c, cpu_layer_table.c), and the backend's hooks ---- */
@@ -292,12 +326,12 @@ typedef int (*accepts_fn)(const struct kernel_args *a, char *why, size_t n);
 
 void cpu_kernel_launch(const struct kernel_entry *k, const struct kernel_args *a)
 {
-    ((kernel_fn)atomic_load_explicit(&kernel_slot(k)->run, memory_order_relaxed))(a);
+    ((kernel_fn)atomic_load_explicit(&kernel_slot(k, a)->run, memory_order_relaxed))(a);
 }
 
 int cpu_kernel_accepts(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n)
 {
-    return ((accepts_fn)kernel_slot(k)->accepts)(a, why, n);
+    return ((accepts_fn)kernel_slot(k, a)->accepts)(a, why, n);
 }
 
 void cpu_layer_launch(const struct layer_entry *e, const struct layer_args *a)
@@ -307,8 +341,11 @@ void cpu_layer_launch(const struct layer_entry *e, const struct layer_args *a)
 
 int cpu_kernel_prepare(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n)
 {
-    (void)a, (void)why, (void)n;
-    kernel_slot(k);
+    if (k->traits.strides && (a->sy < 1 || a->sz < 1)) {
+        snprintf(why, n, "variant %s is compiled for a grid's strides: give the launch a grid", k->variant);
+        return -1;
+    }
+    kernel_slot(k, a);
     return 0;
 }
 
@@ -321,6 +358,13 @@ int cpu_layer_prepare(const struct layer_entry *e, char *why, size_t n)
 
 double cpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_args *a)
 {
-    (void)a;
-    return kernel_slot(k)->compiled_ms;
+    return kernel_slot(k, a)->compiled_ms;
+}
+
+kernel_fn cpu_kernel_code(const struct kernel_entry *k, const struct kernel_args *a,
+                          int (**accepts)(const struct kernel_args *, char *, size_t))
+{
+    const struct slot *s = kernel_slot(k, a);
+    if (accepts) *accepts = (accepts_fn)s->accepts;
+    return (kernel_fn)atomic_load_explicit(&s->run, memory_order_relaxed);
 }

@@ -1,8 +1,9 @@
 /* One CPU kernel on one thread, timed by the thread's own CPU time, so that time the thread
  * spends preempted by other processes does not count: a figure that holds on a busy machine
  * where wall-clock samples do not (caches shared with others still disturb it a little).
- *   make cputime && build/cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K]
+ *   make cputime && build/cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K [NODES]]
  *   e.g. build/cputime fv24_hx_f32_array_plain 300 4 4 400     (arrays in L2)
+ *        build/cputime fv24_hx_f32_array_regz 128 15 15 200 0 1 2   (whole-row tiles, two nodes a pass)
  * Prints ns per update, the best of 7 samples of LAUNCHES launches. Data are zeros: no check. */
 #include <omp.h>
 #include <stdio.h>
@@ -21,8 +22,8 @@ static double thread_seconds(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6 && argc != 8) {
-        fprintf(stderr, "usage: cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K]\n");
+    if (argc != 6 && argc != 8 && argc != 9) {
+        fprintf(stderr, "usage: cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K [NODES]]\n");
         return 2;
     }
     const struct kernel_entry *k = NULL;
@@ -44,7 +45,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cputime: sizes and launches must be positive\n");
         return 2;
     }
-    a.block[1] = argc == 8 ? atoi(argv[6]) : 0, a.block[2] = argc == 8 ? atoi(argv[7]) : 1;
+    a.block[1] = argc >= 8 ? atoi(argv[6]) : 0, a.block[2] = argc >= 8 ? atoi(argv[7]) : 1;
+    a.nodes = argc == 9 ? atoi(argv[8]) : 1;
     a.sy = a.nx + 2 * HALO, a.sz = a.sy * (a.ny + 2 * HALO);
     size_t bytes = (size_t)a.sz * (a.nz + 2 * HALO) * (k->precision == F32 ? 4 : 8);
     enum { NARRAYS = 2 * MAX_LEVELS + MAX_GROUPS + 2 };
@@ -57,6 +59,11 @@ int main(int argc, char **argv)
     for (int l = 0; l < MAX_LEVELS; l++) a.level[l] = arr[l], a.da[l] = arr[MAX_LEVELS + l];
     for (int g = 0; g < MAX_GROUPS; g++) a.db[g] = arr[2 * MAX_LEVELS + g];
     a.plus = arr[NARRAYS - 2], a.minus = arr[NARRAYS - 1], a.out = arr[0];
+    char why[256];
+    if (k->accepts && k->accepts(&a, why, sizeof why)) {
+        fprintf(stderr, "cputime: %s: %s\n", argv[1], why);
+        return 2;
+    }
     for (int w = 0; w < 3; w++) k->fn(&a);
     double best = 1e30;
     for (int s = 0; s < 7; s++) {
@@ -65,8 +72,8 @@ int main(int argc, char **argv)
         double t = (thread_seconds() - t0) / launches;
         best = t < best ? t : best;
     }
-    printf("%s %dx%dx%d: %.3f ns/update (one thread, its CPU time, best of 7)\n", argv[1], a.nx, a.ny, a.nz,
-           best / ((double)a.nx * a.ny * a.nz) * 1e9);
+    printf("%s %dx%dx%d nodes %d: %.3f ns/update (one thread, its CPU time, best of 7)\n", argv[1], a.nx, a.ny, a.nz,
+           a.nodes, best / ((double)a.nx * a.ny * a.nz) * 1e9);
     for (int i = 0; i < NARRAYS; i++) free(arr[i]);
     return 0;
 }

@@ -3,6 +3,7 @@
 # at run time: kernel_objs.sh): counts that no other process on the machine can change (timings
 # here can be noisy; VMs hide the hardware counters).
 #   sh scripts/loop_counts.sh BUILD KERNEL...     e.g. build k_fv24_hx_f32_array_plain
+#   GRID=128x15x15 sh scripts/loop_counts.sh ...   regz compiled for that grid's strides (512^3's if not given)
 # For each kernel: its main vector loops (innermost loops at its widest vector width; a kernel
 # in two passes has two), and per vector of updates: instructions, vector loads (memory
 # operands read by a vector instruction), scalar loads (spilled pointers and the like),
