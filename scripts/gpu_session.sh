@@ -10,7 +10,9 @@
 # runs inside SESSION_SECONDS (570, under the tool's 600 s limit), so the packing always happens.
 # Exit status: 0 if every step that ran succeeded. Environment: BUILD (build), JOBS (16),
 # SKIP_TESTS=1 to go straight to the benchmark (a later call in a session that tested already),
-# FRESH=1 to start as a new GPU would: no tuned file for it, an empty kernel cache.
+# FRESH=1 to start as a new GPU would: no tuned file for it, an empty kernel cache; FRESH=again
+# for a later call of that sitting on the same warm machine (its cache, its tuned file). An
+# argument "make TARGET" runs that make target instead: "make tune" "make bench".
 set -u -o pipefail
 OUT=${OUT:-gpu-session-out}
 mkdir -p "$OUT"
@@ -45,13 +47,21 @@ echo "== nvidia-smi"
 nvidia-smi 2>&1 | tee "$OUT/nvidia-smi.log"
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
 
-if [ "${FRESH:-0}" = 1 ]; then
+slug=$(echo "gpu-$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/-$//')
+case ${FRESH:-0} in
+1)
     export FDTDBENCH_CACHE=$PWD/$BUILD/fresh-cache
-    rm -rf "$FDTDBENCH_CACHE"
-    slug=$(echo "gpu-$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/-$//')
+    rm -rf "$FDTDBENCH_CACHE" "$BUILD/fresh-tuned"
     echo "== a new GPU: no results/tuned/$slug.conf, an empty kernel cache"
     rm -f "results/tuned/$slug.conf"
-fi
+    ;;
+again) # a later call of a FRESH=1 sitting on the same warm machine: its cache and tuned file
+    export FDTDBENCH_CACHE=$PWD/$BUILD/fresh-cache
+    echo "== the new GPU again: the kernel cache and tuned file of this machine's FRESH=1 call"
+    rm -f "results/tuned/$slug.conf"
+    cp "$BUILD/fresh-tuned/$slug.conf" results/tuned/ 2>/dev/null || echo "(no tuned file kept)"
+    ;;
+esac
 step build.log 60 "${mk[@]}"
 rc=$?
 build=$(verdict $rc)
@@ -67,9 +77,16 @@ if [ $rc -eq 0 ]; then
     for cmd in "$@"; do
         n=$((n + 1))
         # shellcheck disable=SC2086 # each argument is one command line: split it into words
-        step "bench-$n.log" 20 "$BUILD/fdtdbench" $cmd
+        case $cmd in
+        make\ *) step "bench-$n.log" 20 "${mk[@]}" ${cmd#make } ;; # a make target: "make tune"
+        *) step "bench-$n.log" 20 "$BUILD/fdtdbench" $cmd ;;
+        esac
         bench="$bench${bench:+; }$cmd: $(verdict $?)"
     done
+fi
+
+if [ "${FRESH:-0}" != 0 ] && [ -f "results/tuned/$slug.conf" ]; then # for a FRESH=again call
+    mkdir -p "$BUILD/fresh-tuned" && cp "results/tuned/$slug.conf" "$BUILD/fresh-tuned/"
 fi
 
 # At most 8 files come back: keep the test log and the summary files, pack the other logs.
