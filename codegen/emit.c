@@ -295,16 +295,20 @@ static int zshared(const struct zloads *all, char f, const int d[3])
     return 0;
 }
 
-/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time: LDX(field, di,
- * dj, dk, shared), shared from all (the body's loads, found by a first pass; NULL in that pass). */
-static int zload(struct buf *b, struct zloads *z, const struct zloads *all, char f, const struct point *p, int r)
+/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time: LD(field,
+ * OFF(di, dj, dk)) ($ZBODYn: all NULL), or LDX(field, di, dj, dk, shared) ($ZXBODYn), shared from
+ * all (the body's loads, found by a first pass, which emits nothing: emit 0). */
+static int zload(struct buf *b, struct zloads *z, const struct zloads *all, int emit, char f, const struct point *p,
+                 int r)
 {
     const int d[3] = {p->d[0], p->d[1], p->d[2] + r};
     for (int i = 0; i < z->n; i++)
         if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
     if (z->n == (int)sizeof z->field) emit_fail("too many points for $ZBODY");
     z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
-    if (all) put(b, "        const VT x%d = LDX(%c, %d, %d, %d, %d);\n", z->n, f, d[0], d[1], d[2], zshared(all, f, d));
+    if (emit && all)
+        put(b, "        const VT x%d = LDX(%c, %d, %d, %d, %d);\n", z->n, f, d[0], d[1], d[2], zshared(all, f, d));
+    else if (emit) put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
     return z->n++;
 }
 
@@ -357,7 +361,8 @@ static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, st
     int started[MAX_GROUPS][MAX_ZNODES][2] = {{{0}}};
     z->n = 0;
     for (int i = 0; i < n; i++) {
-        const int xa = zload(b, z, all, t[i].field, &t[i].a, 0), xb = zload(b, z, all, t[i].field, &t[i].b, 0);
+        const int xa = zload(b, z, all, all != NULL, t[i].field, &t[i].a, 0),
+                  xb = zload(b, z, all, all != NULL, t[i].field, &t[i].b, 0);
         if (!all) continue;
         int *s = &started[t[i].g][t[i].r][t[i].field == 'M'];
         put(b, "        %s%c%d_%d %s (x%d - x%d);\n", *s ? "" : "VT ", t[i].field == 'M' ? 'm' : 'p', t[i].g, t[i].r,
@@ -369,13 +374,10 @@ static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, st
         for (int r = 0; r < nodes; r++) put(b, "        const VT g%d_%d = p%d_%d - m%d_%d;\n", g, r, g, r, g, r);
 }
 
-static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
+/* The nodes' updates after the brackets, then their stores. */
+static void emit_znodes(struct buf *b, const struct kernel_desc *k, int nodes)
 {
-    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
-    static struct zloads all, z; /* large; the generator is single-threaded */
     const char c = storage_letter(k);
-    zbody_pass(b, k, nodes, &all, NULL);
-    zbody_pass(b, k, nodes, &z, &all);
     for (int r = 0; r < nodes; r++) {
         put(b, "        const VT v%d = ", r);
         for (int l = 0; l < k->s->levels; l++)
@@ -384,6 +386,56 @@ static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
         put(b, ";\n");
     }
     for (int r = 0; r < nodes; r++) put(b, "        ZSTORE(%d, v%d);\n", r, r);
+}
+
+/* $ZXBODYn: the body in row order (zbody_pass), each point as LDX. */
+static void emit_zxbody(struct buf *b, const struct kernel_desc *k, int nodes)
+{
+    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZXBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
+    static struct zloads all, z; /* large; the generator is single-threaded */
+    zbody_pass(b, k, nodes, &all, NULL);
+    zbody_pass(b, k, nodes, &z, &all);
+    emit_znodes(b, k, nodes);
+}
+
+/* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
+ * dependent adds than a running sum. */
+static void zsum(struct buf *b, const int *ids, int lo, int hi)
+{
+    if (hi - lo == 2) {
+        put(b, "(x%d - x%d)", ids[lo], ids[lo + 1]);
+        return;
+    }
+    int mid = lo + (hi - lo) / 4 * 2;
+    if (mid == lo) mid += 2;
+    put(b, "(");
+    zsum(b, ids, lo, mid);
+    put(b, " + ");
+    zsum(b, ids, mid, hi);
+    put(b, ")");
+}
+
+/* $ZBODYn: group by group, each point as LD where first needed, each bracket a balanced sum. */
+static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
+{
+    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
+    static struct zloads z; /* large; the generator is single-threaded */
+    z.n = 0;
+    for (int g = 0; g < k->s->ngroups; g++) {
+        struct group_terms t;
+        expand_group(k->s, g, k->component, &t);
+        for (int r = 0; r < nodes; r++) {
+            int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
+            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, NULL, 1, 'P', &t.plus[i], r);
+            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, NULL, 1, 'M', &t.minus[i], r);
+            put(b, "        const VT g%d_%d = ", g, r);
+            zsum(b, p, 0, t.npoints);
+            put(b, " - ");
+            zsum(b, m, 0, t.npoints);
+            put(b, ";\n");
+        }
+    }
+    emit_znodes(b, k, nodes);
 }
 
 /* $ZPOINTS: the source points of one node, both fields, as initializers "{di, dj, dk}, ...". */
@@ -460,10 +512,10 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         }
         else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k);
         else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k);
-        else if (!strcmp(word, "ZBODY") && j < len && text[j] >= '0' && text[j] <= '9') {
+        else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY")) && j < len && text[j] >= '0' && text[j] <= '9') {
             int nodes = 0;
             while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
-            emit_zbody(out, k, nodes);
+            (word[1] == 'X' ? emit_zxbody : emit_zbody)(out, k, nodes);
         } else if (!strcmp(word, "ZPOINTS")) emit_zpoints(out, k);
         else emit_fail("template: unknown placeholder $%s", word);
         i = j;

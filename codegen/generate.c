@@ -91,14 +91,19 @@
  *              P_Z1, and M_X0 .. M_Z1 for the minus field (offsets, inclusive)
  *   $UPDATE    the new value: sum_l COEF_x(daL)*LD(LL, OFF(0, 0, 0)) + sum_g COEF_x(dbG)*gG
  *   $ZBODYn    the update of n nodes along z at once, node r at OFF(0, 0, r) (n a number: $ZBODY4),
- *              each distinct source point loaded once, as const VT xN = LDX(array, di, dj, dk,
- *              shared), where first needed (shared: 1 where another point of the body lies on the
- *              same row of the array, same dj and dk, so that a template may build the row's
- *              points from the same loads); per group and node the bracket gG_r (a balanced sum of pair
+ *              each distinct source point loaded once, as const VT xN = LD(array, OFF(..)), where
+ *              first needed; per group and node the bracket gG_r (a balanced sum of pair
  *              differences); the new values vr = sum_l ZCOEF_x(daL, r)*LD(LL, OFF(0, 0, r)) +
  *              sum_g ZCOEF_x(dbG, r)*gG_r; then every ZSTORE(r, vr), after all loads (in place, a
  *              node's level is read before any node is written). VT is the template's type in
  *              scope (a vector, or a scalar for a remainder)
+ *   $ZXBODYn   the same update with the pair differences in the order of the rows they read
+ *              ((dj, dk) of each pair's first point, then of its second), each added to a sum
+ *              per bracket and field (VT pG_r, mG_r; then gG_r = pG_r - mG_r), so that a row's
+ *              loads are used together; each point loaded as const VT xN = LDX(array, di, dj,
+ *              dk, shared), shared 1 where another point of the body lies on the same row of the
+ *              array (same dj and dk), so that a template may build a row's points from the same
+ *              aligned loads (regza)
  *   $ZPOINTS   the source points of one node, both fields, as initializers: {di, dj, dk}, ...
  * so the backend decides how a load, an offset and a coefficient are spelled. */
 #include "design.h"
