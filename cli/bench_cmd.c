@@ -188,10 +188,10 @@ static const int cpu_sizes[] = {32, 64, 128, 200, 300};
 enum { NCPU_SIZES = sizeof cpu_sizes / sizeof cpu_sizes[0] };
 
 /* Every kernel the single-component tables run, compiled first on every core: a CPU kernel once,
- * except one compiled for each grid's strides (trait strides: regz), which the CPU tables time at
- * the paper's grid and, in Hx f32 arrays, at the sizes table's and the in-cache table's too; a GPU
- * kernel's launch at the two grids its tables tune for (the paper's and 512^3; the sizes between
- * and beyond take the nearer's), tuned, else declared. A new machine then spends seconds
+ * except one compiled for each grid's strides (trait strides: regz, regza), which the CPU tables
+ * time at the paper's grid and, in Hx f32 arrays, at the sizes table's and the in-cache table's
+ * too; a GPU kernel's launch at the two grids its tables tune for (the paper's and 512^3; the sizes
+ * between and beyond take the nearer's), tuned, else declared. A new machine then spends seconds
  * compiling, not minutes, and never between a probe and its timing. */
 static void precompile(struct bench *b, enum device d)
 {

@@ -70,7 +70,7 @@ int cli_parse_args(const char *usage, const struct cli_option *opts, int nopts, 
 #define CLI_OPT_STAGES(dest)                                                                                          \
     {"stages", CLI_INT, "N", "GPU tiled variants: pipeline depth, planes copied ahead (tuned, else the variant's)", \
      dest, 1, LAUNCH_MAX_STAGES, NULL, 0}
-#define CLI_OPT_VARIANT(dest) {"variant", CLI_TEXT, "NAME", "kernel variant (cpu: plain, regz; gpu: baseline)", dest, 0, 0, NULL, 0}
+#define CLI_OPT_VARIANT(dest) {"variant", CLI_TEXT, "NAME", "kernel variant (cpu: plain, regz, regza; gpu: baseline)", dest, 0, 0, NULL, 0}
 #define CLI_OPT_CSV(dest) {"csv", CLI_FLAG, NULL, "comma-separated values with a header line", dest, 0, 0, NULL, 0}
 /* The grid sizes every command accepts: at least the halo on each side. */
 #define CLI_GRID_MIN 4

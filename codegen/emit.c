@@ -286,16 +286,116 @@ struct zloads {
     int d[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES][3];
 };
 
-/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time. */
-static int zload(struct buf *b, struct zloads *z, char f, const struct point *p, int r)
+/* Whether another point of all (a body's loads) lies on the row of field f through d: the same
+ * field, dj and dk, another di. */
+static int zshared(const struct zloads *all, char f, const int d[3])
+{
+    for (int i = 0; i < all->n; i++)
+        if (all->field[i] == f && all->d[i][1] == d[1] && all->d[i][2] == d[2] && all->d[i][0] != d[0]) return 1;
+    return 0;
+}
+
+/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time: LD(field,
+ * OFF(di, dj, dk)) ($ZBODYn: all NULL), or LDX(field, di, dj, dk, shared) ($ZXBODYn), shared from
+ * all (the body's loads, found by a first pass, which emits nothing: emit 0). */
+static int zload(struct buf *b, struct zloads *z, const struct zloads *all, int emit, char f, const struct point *p,
+                 int r)
 {
     const int d[3] = {p->d[0], p->d[1], p->d[2] + r};
     for (int i = 0; i < z->n; i++)
         if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
     if (z->n == (int)sizeof z->field) emit_fail("too many points for $ZBODY");
     z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
-    put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
+    if (emit && all)
+        put(b, "        const VT x%d = LDX(%c, %d, %d, %d, %d);\n", z->n, f, d[0], d[1], d[2], zshared(all, f, d));
+    else if (emit) put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
     return z->n++;
+}
+
+/* One pair difference of a $ZBODYn: (a - b) of field ('P' or 'M'), added to bracket g of node r. */
+struct zterm {
+    char field;
+    int g, r, order;
+    struct point a, b;
+};
+
+/* Terms in the order of the rows they read, (dj, dk) of a then of b: the terms reading a row are
+ * together, so that a row's loads are used while they are in registers. */
+static int zterm_cmp(const void *x, const void *y)
+{
+    const struct zterm *s = x, *t = y;
+    const int ks[5] = {s->field, s->a.d[2], s->a.d[1], s->b.d[2], s->b.d[1]},
+              kt[5] = {t->field, t->a.d[2], t->a.d[1], t->b.d[2], t->b.d[1]};
+    for (int i = 0; i < 5; i++)
+        if (ks[i] != kt[i]) return ks[i] < kt[i] ? -1 : 1;
+    return s->order - t->order;
+}
+
+/* The body's terms, in row order, into t; their number. */
+static int zterms(const struct kernel_desc *k, int nodes, struct zterm *t)
+{
+    int n = 0;
+    for (int g = 0; g < k->s->ngroups; g++) {
+        struct group_terms gt;
+        expand_group(k->s, g, k->component, &gt);
+        for (int r = 0; r < nodes; r++)
+            for (int f = 0; f < 2; f++)
+                for (int i = 0; i < gt.npoints; i += 2) {
+                    const struct point *p = f ? gt.minus : gt.plus;
+                    t[n] = (struct zterm){"PM"[f], g, r, n, p[i], p[i + 1]};
+                    t[n].a.d[2] += r, t[n].b.d[2] += r;
+                    n++;
+                }
+    }
+    qsort(t, (size_t)n, sizeof *t, zterm_cmp);
+    return n;
+}
+
+/* The body: the terms in row order, each point loaded where first needed (into z; with all NULL,
+ * a first pass that only finds the loads), each pair difference added to its bracket's plus-field
+ * or minus-field sum; then the brackets gG_r = plus sum - minus sum. */
+static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, struct zloads *z, const struct zloads *all)
+{
+    static struct zterm t[2 * MAX_GROUPS * MAX_ZNODES * 2 * MAX_SHIFTS];
+    const int n = zterms(k, nodes, t);
+    int started[MAX_GROUPS][MAX_ZNODES][2] = {{{0}}};
+    z->n = 0;
+    for (int i = 0; i < n; i++) {
+        const int xa = zload(b, z, all, all != NULL, t[i].field, &t[i].a, 0),
+                  xb = zload(b, z, all, all != NULL, t[i].field, &t[i].b, 0);
+        if (!all) continue;
+        int *s = &started[t[i].g][t[i].r][t[i].field == 'M'];
+        put(b, "        %s%c%d_%d %s (x%d - x%d);\n", *s ? "" : "VT ", t[i].field == 'M' ? 'm' : 'p', t[i].g, t[i].r,
+            *s ? "+=" : "=", xa, xb);
+        *s = 1;
+    }
+    if (!all) return;
+    for (int g = 0; g < k->s->ngroups; g++)
+        for (int r = 0; r < nodes; r++) put(b, "        const VT g%d_%d = p%d_%d - m%d_%d;\n", g, r, g, r, g, r);
+}
+
+/* The nodes' updates after the brackets, then their stores. */
+static void emit_znodes(struct buf *b, const struct kernel_desc *k, int nodes)
+{
+    const char c = storage_letter(k);
+    for (int r = 0; r < nodes; r++) {
+        put(b, "        const VT v%d = ", r);
+        for (int l = 0; l < k->s->levels; l++)
+            put(b, "%sZCOEF_%c(da%d, %d) * LD(L%d, OFF(0, 0, %d))", l ? " + " : "", c, l, r, l, r);
+        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d, %d) * g%d_%d", c, g, r, g, r);
+        put(b, ";\n");
+    }
+    for (int r = 0; r < nodes; r++) put(b, "        ZSTORE(%d, v%d);\n", r, r);
+}
+
+/* $ZXBODYn: the body in row order (zbody_pass), each point as LDX. */
+static void emit_zxbody(struct buf *b, const struct kernel_desc *k, int nodes)
+{
+    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZXBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
+    static struct zloads all, z; /* large; the generator is single-threaded */
+    zbody_pass(b, k, nodes, &all, NULL);
+    zbody_pass(b, k, nodes, &z, &all);
+    emit_znodes(b, k, nodes);
 }
 
 /* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
@@ -315,19 +415,19 @@ static void zsum(struct buf *b, const int *ids, int lo, int hi)
     put(b, ")");
 }
 
+/* $ZBODYn: group by group, each point as LD where first needed, each bracket a balanced sum. */
 static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
 {
     if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
     static struct zloads z; /* large; the generator is single-threaded */
-    const char c = storage_letter(k);
     z.n = 0;
     for (int g = 0; g < k->s->ngroups; g++) {
         struct group_terms t;
         expand_group(k->s, g, k->component, &t);
         for (int r = 0; r < nodes; r++) {
             int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
-            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, 'P', &t.plus[i], r);
-            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, 'M', &t.minus[i], r);
+            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, NULL, 1, 'P', &t.plus[i], r);
+            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, NULL, 1, 'M', &t.minus[i], r);
             put(b, "        const VT g%d_%d = ", g, r);
             zsum(b, p, 0, t.npoints);
             put(b, " - ");
@@ -335,14 +435,20 @@ static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
             put(b, ";\n");
         }
     }
-    for (int r = 0; r < nodes; r++) {
-        put(b, "        const VT v%d = ", r);
-        for (int l = 0; l < k->s->levels; l++)
-            put(b, "%sZCOEF_%c(da%d, %d) * LD(L%d, OFF(0, 0, %d))", l ? " + " : "", c, l, r, l, r);
-        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d, %d) * g%d_%d", c, g, r, g, r);
-        put(b, ";\n");
+    emit_znodes(b, k, nodes);
+}
+
+/* $ZPOINTS: the source points of one node, both fields, as initializers "{di, dj, dk}, ...". */
+static void emit_zpoints(struct buf *b, const struct kernel_desc *k)
+{
+    for (int g = 0; g < k->s->ngroups; g++) {
+        struct group_terms t;
+        expand_group(k->s, g, k->component, &t);
+        for (int i = 0; i < 2 * t.npoints; i++) {
+            const struct point *p = i < t.npoints ? &t.plus[i] : &t.minus[i - t.npoints];
+            put(b, "{%d, %d, %d}, ", p->d[0], p->d[1], p->d[2]);
+        }
     }
-    for (int r = 0; r < nodes; r++) put(b, "        ZSTORE(%d, v%d);\n", r, r);
 }
 
 void kernel_name(char *out, size_t n, const struct kernel_desc *k)
@@ -406,11 +512,12 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         }
         else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k);
         else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k);
-        else if (!strcmp(word, "ZBODY") && j < len && text[j] >= '0' && text[j] <= '9') {
+        else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY")) && j < len && text[j] >= '0' && text[j] <= '9') {
             int nodes = 0;
             while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
-            emit_zbody(out, k, nodes);
-        } else emit_fail("template: unknown placeholder $%s", word);
+            (word[1] == 'X' ? emit_zxbody : emit_zbody)(out, k, nodes);
+        } else if (!strcmp(word, "ZPOINTS")) emit_zpoints(out, k);
+        else emit_fail("template: unknown placeholder $%s", word);
         i = j;
     }
 }

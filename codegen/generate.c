@@ -97,6 +97,14 @@
  *              sum_g ZCOEF_x(dbG, r)*gG_r; then every ZSTORE(r, vr), after all loads (in place, a
  *              node's level is read before any node is written). VT is the template's type in
  *              scope (a vector, or a scalar for a remainder)
+ *   $ZXBODYn   the same update with the pair differences in the order of the rows they read
+ *              ((dj, dk) of each pair's first point, then of its second), each added to a sum
+ *              per bracket and field (VT pG_r, mG_r; then gG_r = pG_r - mG_r), so that a row's
+ *              loads are used together; each point loaded as const VT xN = LDX(array, di, dj,
+ *              dk, shared), shared 1 where another point of the body lies on the same row of the
+ *              array (same dj and dk), so that a template may build a row's points from the same
+ *              aligned loads (regza)
+ *   $ZPOINTS   the source points of one node, both fields, as initializers: {di, dj, dk}, ...
  * so the backend decides how a load, an offset and a coefficient are spelled. */
 #include "design.h"
 #include "embed.h"

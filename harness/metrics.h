@@ -63,7 +63,7 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
     X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->precision]))                         \
     X(coef, "", "%s", NULL, 1, NULL, "array (position-dependent) or uniform (scalar) coefficients",                    \
       TXT(coef_names[m->c->coef]))                                                                                     \
-    X(variant, "", "%s", NULL, 1, NULL, "kernel variant (cpu: plain, regz; gpu: baseline, zmarch, ...)",                     \
+    X(variant, "", "%s", NULL, 1, NULL, "kernel variant (cpu: plain, regz, regza; gpu: baseline, zmarch, ...)",              \
       TXT(m->c->variant))                                                                                              \
     X(nx, "", "%.0f", NULL, 1, NULL, "interior cells along x", NUM(m->c->grid[0]))                                     \
     X(ny, "", "%.0f", NULL, 1, NULL, "interior cells along y", NUM(m->c->grid[1]))                                     \

@@ -4,7 +4,8 @@
  *   make cputime && build/cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K [NODES]]
  *   e.g. build/cputime fv24_hx_f32_array_plain 300 4 4 400     (arrays in L2)
  *        build/cputime fv24_hx_f32_array_regz 128 15 15 200 0 1 2   (whole-row tiles, two nodes a pass)
- * Prints ns per update, the best of 7 samples of LAUNCHES launches. Data are zeros: no check. */
+ * Prints ns per update, the best of 7 samples of LAUNCHES launches. Data are zeros (written, 64-byte
+ * aligned arrays as the backend's): no check. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,11 +52,16 @@ int main(int argc, char **argv)
     size_t bytes = (size_t)a.sz * (a.nz + 2 * HALO) * (k->precision == F32 ? 4 : 8);
     enum { NARRAYS = 2 * MAX_LEVELS + MAX_GROUPS + 2 };
     void *arr[NARRAYS];
-    for (int i = 0; i < NARRAYS; i++)
-        if (!(arr[i] = calloc(1, bytes))) {
+    /* 64-byte aligned as the CPU backend's arrays (cpu_alloc), and written: untouched calloc'd
+     * pages all read as the one zero page, which no kernel reads at run time. */
+    bytes = (bytes + 63) / 64 * 64;
+    for (int i = 0; i < NARRAYS; i++) {
+        if (!(arr[i] = aligned_alloc(64, bytes))) {
             fprintf(stderr, "cputime: out of memory\n");
             return 2;
         }
+        memset(arr[i], 0, bytes);
+    }
     for (int l = 0; l < MAX_LEVELS; l++) a.level[l] = arr[l], a.da[l] = arr[MAX_LEVELS + l];
     for (int g = 0; g < MAX_GROUPS; g++) a.db[g] = arr[2 * MAX_LEVELS + g];
     a.plus = arr[NARRAYS - 2], a.minus = arr[NARRAYS - 1], a.out = arr[0];

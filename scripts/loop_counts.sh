@@ -7,10 +7,10 @@
 # For each kernel: its main vector loops (innermost loops at its widest vector width; a kernel
 # in two passes has two), and per vector of updates: instructions, vector loads (memory
 # operands read by a vector instruction), scalar loads (spilled pointers and the like),
-# stores (a block that a forward branch inside the loop skips, regz's partial last vector of a
-# row, left out); then loads and instructions per update. A kernel with a loop per node count (regz: one
-# for each number of nodes along z per pass) also gets a line per loop, its nodes counted as its
-# vector stores that are not to the stack.
+# stores (masked ones too; a block that a forward branch inside the loop skips, regz's partial
+# last vector of a row without AVX-512, left out); then loads and instructions per update. A
+# kernel with a loop per node count (regz: one for each number of nodes along z per pass) also
+# gets a line per loop, its nodes counted as its vector stores that are not to the stack.
 set -eu
 [ $# -ge 2 ] || { echo "usage: sh scripts/loop_counts.sh BUILD KERNEL..."; exit 2; }
 build=$1
@@ -74,7 +74,7 @@ for k in "$@"; do
                 x = ins[j]; total++
                 if (x ~ /^(lea|nop)/ || x !~ /\(/) continue
                 sub(/ +$/, "", x)
-                if (x ~ /\)$/) { store++; if (x ~ /%[xyz]mm/ && x !~ /rsp/) out++; continue } # memory is the destination
+                if (x ~ /\)$/ || x ~ /\)[{]%k[0-7][}]$/) { store++; if (x ~ /%[xyz]mm/ && x !~ /rsp/) out++; continue } # memory is the destination
                 if (x ~ /%[xyz]mm/ && x !~ /^vmovq/) vload++; else sload++
             }
             if (out < 1) out = 1
