@@ -295,20 +295,19 @@ static int zshared(const struct zloads *all, char f, const int d[3])
     return 0;
 }
 
-/* The name (xN) of point d + (0, 0, r) of field f, emitting its load the first time: LD(field,
- * OFF(di, dj, dk)) ($ZBODYn: all NULL), or LDX(field, di, dj, dk, shared) ($ZXBODYn), shared from
- * all (the body's loads, found by a first pass, which emits nothing: emit 0). */
-static int zload(struct buf *b, struct zloads *z, const struct zloads *all, int emit, char f, const struct point *p,
-                 int r)
+/* The name (xN) of point d + (0, 0, r) of field f, emitting its load into b the first time:
+ * LD(field, OFF(di, dj, dk)) ($ZBODYn: all NULL), or LDX(field, di, dj, dk, shared) ($ZXBODYn),
+ * shared from all (the body's loads, found by a first pass, which emits nothing: b NULL). */
+static int zload(struct buf *b, struct zloads *z, const struct zloads *all, char f, const struct point *p, int r)
 {
     const int d[3] = {p->d[0], p->d[1], p->d[2] + r};
     for (int i = 0; i < z->n; i++)
         if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
     if (z->n == (int)sizeof z->field) emit_fail("too many points for $ZBODY");
     z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
-    if (emit && all)
+    if (b && all)
         put(b, "        const VT x%d = LDX(%c, %d, %d, %d, %d);\n", z->n, f, d[0], d[1], d[2], zshared(all, f, d));
-    else if (emit) put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
+    else if (b) put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
     return z->n++;
 }
 
@@ -361,8 +360,8 @@ static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, st
     int started[MAX_GROUPS][MAX_ZNODES][2] = {{{0}}};
     z->n = 0;
     for (int i = 0; i < n; i++) {
-        const int xa = zload(b, z, all, all != NULL, t[i].field, &t[i].a, 0),
-                  xb = zload(b, z, all, all != NULL, t[i].field, &t[i].b, 0);
+        struct buf *out = all ? b : NULL; /* the first pass emits nothing */
+        const int xa = zload(out, z, all, t[i].field, &t[i].a, 0), xb = zload(out, z, all, t[i].field, &t[i].b, 0);
         if (!all) continue;
         int *s = &started[t[i].g][t[i].r][t[i].field == 'M'];
         put(b, "        %s%c%d_%d %s (x%d - x%d);\n", *s ? "" : "VT ", t[i].field == 'M' ? 'm' : 'p', t[i].g, t[i].r,
@@ -426,8 +425,8 @@ static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
         expand_group(k->s, g, k->component, &t);
         for (int r = 0; r < nodes; r++) {
             int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
-            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, NULL, 1, 'P', &t.plus[i], r);
-            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, NULL, 1, 'M', &t.minus[i], r);
+            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, NULL, 'P', &t.plus[i], r);
+            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, NULL, 'M', &t.minus[i], r);
             put(b, "        const VT g%d_%d = ", g, r);
             zsum(b, p, 0, t.npoints);
             put(b, " - ");
