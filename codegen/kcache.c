@@ -114,8 +114,9 @@ static int trailer_parse(const char *buf, size_t n, struct trailer *t, char *why
     return 0;
 }
 
-/* A file whole, malloc'd with a NUL after its *n bytes; NULL if it cannot be read. */
-static char *slurp(const char *path, size_t *n)
+const char *kcache_tmp_dir(void) { return getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp"; }
+
+char *kcache_read(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
     long size = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
@@ -132,7 +133,7 @@ static int entry_read(const char *path, uint64_t key, struct kcache_code *out, c
 {
     size_t n;
     struct trailer t;
-    char *buf = slurp(path, &n);
+    char *buf = kcache_read(path, &n);
     if (!buf) return 0;
     int bad = trailer_parse(buf, n, &t, why, wn);
     if (!bad && t.key != key) bad = 1, snprintf(why, wn, "it holds another kernel");
@@ -213,7 +214,7 @@ static void write_log(const char *label, const char *log, const char *source, ch
         fd = mkstemps(path, 4);
     }
     if (fd < 0) {
-        snprintf(path, n, "%s/fdtdbench-compile-XXXXXX.log", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        snprintf(path, n, "%s/fdtdbench-compile-XXXXXX.log", kcache_tmp_dir());
         fd = mkstemps(path, 4);
     }
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -273,7 +274,7 @@ int kcache_show(FILE *f, int list)
         if (stat(path, &st)) continue;
         count[dev]++, bytes += (double)st.st_size;
         if (!list) continue;
-        char *buf = slurp(path, &n);
+        char *buf = kcache_read(path, &n);
         if (!buf) snprintf(why, sizeof why, "%s", strerror(errno));
         const int ok = buf && !trailer_parse(buf, n, &t, why, sizeof why);
         free(buf);

@@ -65,4 +65,10 @@ int kcache_show(FILE *f, int list);
  * *removed. 0, or -1 saying why. */
 int kcache_clear(int *removed);
 
+/* What the run-time compilers share besides the cache: the folder for temporary files ($TMPDIR,
+ * else /tmp), and a file read whole (malloc'd, with a NUL after its *n bytes; NULL if it cannot be
+ * read). */
+const char *kcache_tmp_dir(void);
+char *kcache_read(const char *path, size_t *n);
+
 #endif

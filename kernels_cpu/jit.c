@@ -50,32 +50,17 @@ static double now_ms(void)
 
 /* ---- files -------------------------------------------------------------------------------- */
 
-static const char *tmp_dir(void) { return getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp"; }
-
 static void write_file(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(data, 1, n, f) != n || fclose(f)) die("cannot write", path);
 }
 
-/* The whole file, malloc'd with a NUL after its *n bytes. */
-static char *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    long size = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
-    char *s = size >= 0 && !fseek(f, 0, SEEK_SET) ? malloc((size_t)size + 1) : NULL;
-    if (!s || fread(s, 1, (size_t)size, f) != (size_t)size) die("cannot read", path);
-    fclose(f);
-    s[size] = '\0';
-    *n = (size_t)size;
-    return s;
-}
-
 /* A new folder for one compilation, with the embedded headers in it. */
 static void work_dir(char *dir, size_t n)
 {
-    snprintf(dir, n, "%s/fdtdbench-cc-XXXXXX", tmp_dir());
-    if (!mkdtemp(dir)) die("cannot create a folder in", tmp_dir());
+    snprintf(dir, n, "%s/fdtdbench-cc-XXXXXX", kcache_tmp_dir());
+    if (!mkdtemp(dir)) die("cannot create a folder in", kcache_tmp_dir());
     for (int i = 0; i < cpu_header_count; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, cpu_header_names[i]);
@@ -217,7 +202,7 @@ static void compile(void *ctx, struct kcache_code *out)
         kcache_fail(BUILD_KERNEL_CC, "compile", j->name, why, log, j->source);
     }
     free(log);
-    out->code = read_file(j->obj, &out->size);
+    if (!(out->code = kcache_read(j->obj, &out->size))) die("cannot read", j->obj);
     out->compile_ms = now_ms() - t0;
 }
 
