@@ -545,8 +545,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
  * grid is given: steps per pass 2, 4 and 8 a plane at a time (one is the fused step; on the lent
  * GPU machines' 16 cores its launches were the search's slowest, and never won), then the best's
  * neighbours (one step more and less), then it with 2 and 4 planes a sweep step; screened with one
- * sample and the
- * final few timed again with --reps (FINALS), as tune --step on a GPU. Saved in the CPU's tuned
+ * sample and the final few timed again with --reps (FINALS), as tune --step on a GPU. Saved in the CPU's tuned
  * file as variant step:VARIANT, its steps per pass in the nodes column (tuned.h), which step and
  * bench then use. The CPU's other step variants have nothing to tune. */
 static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision, const int grid_given[3], int threads,
