@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "kcache.h"
 #include "layer.h"
+#include "measure.h"
 #include "rtc.h"
 #include "session.h"
 
@@ -49,11 +50,7 @@ static int warm_table(const struct backend *b, const struct kernel_entry *t, int
         if (!selected(schemes, k->scheme) || !selected(variants, k->variant)) continue;
         static const int paper[3] = {32, 2, 3}; /* the paper's Table 3 shape, as default_launch */
         struct kernel_args a[3];
-        memset(a, 0, sizeof a);
-        a[0].nx = g[0], a[0].ny = g[1], a[0].nz = g[2];
-        a[0].sy = g[0] + 2 * HALO, a[0].sz = a[0].sy * (g[1] + 2 * HALO);
-        memcpy(a[0].block, k->traits.block[0] ? k->traits.block : paper, sizeof a[0].block);
-        a[0].nodes = k->traits.nodes;
+        launch_geometry(&a[0], g, k->traits.block[0] ? k->traits.block : paper, k->traits.nodes, 0, 0);
         a[1] = a[2] = a[0];
         char why[256];
         if (b->prepare(k, a, why, sizeof why)) {

@@ -80,8 +80,7 @@ void verify_geometry(const struct run_config *c, int out[3])
 
 static size_t grid_cells(const int g[3]) { return (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
 
-/* The geometry and launch of a's kernel over grid g; everything else zero. */
-static void set_geometry(struct kernel_args *a, const int g[3], const int block[3], int nodes, int rows, int stages)
+void launch_geometry(struct kernel_args *a, const int g[3], const int block[3], int nodes, int rows, int stages)
 {
     memset(a, 0, sizeof *a);
     a->nx = g[0], a->ny = g[1], a->nz = g[2];
@@ -116,7 +115,7 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
     }
     if (!k->accepts) return 0;
     struct kernel_args a;
-    set_geometry(&a, grid, block, nodes, rows, stages);
+    launch_geometry(&a, grid, block, nodes, rows, stages);
     return k->accepts(&a, why, n);
 }
 
@@ -130,7 +129,7 @@ void prepare_launches(const struct backend *b, const struct kernel_entry *k, con
     for (int i = 0; i < n; i++) {
         struct kernel_args a;
         char why[256];
-        set_geometry(&a, grid, block[i], nodes[i], rows[i], stages[i]);
+        launch_geometry(&a, grid, block[i], nodes[i], rows[i], stages[i]);
         b->prepare(k, &a, why, sizeof why); /* a refusal is check_launch's to report */
     }
 }
@@ -303,7 +302,7 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     size_t cells = grid_cells(grid), size = p == F32 ? 4 : 8;
     struct kernel_args a;
     struct reference_inputs in = {0};
-    set_geometry(&a, grid, block, nodes, rows, stages);
+    launch_geometry(&a, grid, block, nodes, rows, stages);
     in.nx = a.nx, in.ny = a.ny, in.nz = a.nz, in.sy = a.sy, in.sz = a.sz;
 
     if (check_launch(b, k, grid, block, nodes, rows, stages, why, n)) return -1;
@@ -479,7 +478,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     double da[MAX_LEVELS], db[MAX_GROUPS];
     timing_coefficients(s, da, db);
     struct kernel_args a;
-    set_geometry(&a, c->grid, c->block, c->nodes, c->rows, c->stages);
+    launch_geometry(&a, c->grid, c->block, c->nodes, c->rows, c->stages);
     r->kernel_ms = b->compiled_ms ? b->compiled_ms(k, &a) : NAN;
     int at = 0;
     for (int l = 0; l < L; l++) {

@@ -31,6 +31,10 @@ void prepare_launches(const struct backend *b, const struct kernel_entry *k, con
 /* The same for runs c[0..n) (their kernels and launches), before anything is probed or timed. */
 void prepare_runs(const struct backend *b, const struct run_config *c, int n);
 
+/* The geometry (grid g: sizes and the padded arrays' strides) and launch of a's kernel;
+ * everything else zero. */
+void launch_geometry(struct kernel_args *a, const int g[3], const int block[3], int nodes, int rows, int stages);
+
 /* The base of the grid on which run and sweep verify a kernel before timing it: small and
  * odd-sized. verify_geometry adjusts it to the timed launch. */
 extern const int verify_grid[3];

@@ -14,8 +14,8 @@ static const int tiles[][3] = {{0, 0, 1}, {0, 4, 3}, {0, 5, 2}};
 /* A launch's arguments on grid g, strides and all (no arrays). */
 static struct kernel_args launch_on(const int g[3])
 {
-    struct kernel_args a = {.nx = g[0], .ny = g[1], .nz = g[2], .sy = g[0] + 2 * HALO};
-    a.sz = a.sy * (g[1] + 2 * HALO);
+    struct kernel_args a;
+    launch_geometry(&a, g, (const int[3]){0, 0, 0}, 0, 0, 0);
     return a;
 }
 
