@@ -33,14 +33,15 @@
 
 /* Nodes i0 .. i1-1 of a row (row: the index of its first node), BODY (the generated update of a
  * node's three components, or of a pass's nodes along z, whose values it declares as REAL or VT:
- * here REAL is VT) in whole vectors, then in scalars. In order: a run's overlapping last vector computed first (as regz does it, at
- * its turn) cost a third body, which the sanitizer build compiled for minutes. */
+ * here REAL is VT) in whole vectors, then in scalars. In order: a run's overlapping last vector
+ * computed first (as regz does it, at its turn) cost a third body, which the sanitizer build
+ * compiled for minutes. */
 #define FUSED_RUN(...)                                                                            \
     do {                                                                                          \
         const int whole = i0 + (i1 - i0) / SIMD_LANES * SIMD_LANES;                               \
         for (int i = i0; i < whole; i += SIMD_LANES) {                                            \
             typedef VEC VT;                                                                       \
-            typedef VT REAL;                                                                      \
+            typedef VT REAL __attribute__((unused)); /* FBODY's values (FZBODYn's are VT) */    \
             const long n = row + i;                                                               \
             __VA_ARGS__                                                                           \
         }                                                                                         \
