@@ -77,7 +77,9 @@ int cmd_step(int argc, char **argv)
          "CPU tile of J rows by K planes (wave: 0xK, K planes per sweep step), or GPU thread block (tuned, else "
          "Table 3)",
          &block, 0, 0, NULL, 0},
-        {"nodes", CLI_INT, "N", "GPU: nodes per thread along z (tuned, else the variant's)", &c.c.nodes, 1, 64, NULL, 0},
+        {"nodes", CLI_INT, "N",
+         "GPU: nodes per thread along z; CPU fused: nodes along z a pass, 1 or 2 (tuned, else the variant's)",
+         &c.c.nodes, 1, 64, NULL, 0},
         {"tsteps", CLI_INT, "T", "wave: steps per pass over memory (tuned, else 4)", &c.c.tsteps, 1, WAVE_MAX_STEPS,
          NULL, 0},
         CLI_OPT_ROWS(&c.c.rows),

@@ -51,8 +51,9 @@ static const char *const help =
     "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
     "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
     "its registers capped at 40, 48 and 64 a thread (step --regs). With --device cpu, --step\n"
-    "tunes the temporally blocked step (wave) instead: its steps per pass (2, 4, 8, then one more and\n"
-    "less than the best) and planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
+    "tunes the fused step's nodes along z a pass and tile (as a CPU kernel's) and the temporally\n"
+    "blocked step (wave): its steps per pass (2, 4, 8, then one more and less than the best) and\n"
+    "planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
 
 enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -429,6 +430,10 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
             if (temporal)
                 fprintf(stderr, "  %s %s %s, steps a pass %d, planes a sweep step %d: %.1f MCells/s (%.0f%% of bw)\n",
                         c->c.s->name, coef_names[c->c.coef], c->c.variant, c->c.tsteps, c->c.block[2], mc, r.pct_bw);
+            else if (s->device == DEV_CPU)
+                fprintf(stderr, "  %s %s %s, tile %dx%d, %d nodes along z a pass: %.1f MCells/s (%.0f%% of bw)\n",
+                        c->c.s->name, coef_names[c->c.coef], c->c.variant, c->c.block[1], c->c.block[2], c->c.nodes, mc,
+                        r.pct_bw);
         }
         timed_put(t, l->b[i], l->nodes[i], l->rows[i], l->stages[i], mc);
     }
@@ -540,14 +545,22 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
 
 /* ---- the CPU (--device cpu) ---------------------------------------------------------- */
 
-/* tune --device cpu --step: the temporally blocked step's launch (wave.h: steps per pass, planes
- * per sweep step) for each scheme and coefficient storage on `threads` threads, at 300^3 unless a
- * grid is given: steps per pass 2, 4 and 8 a plane at a time (one is the fused step; on the lent
- * GPU machines' 16 cores its launches were the search's slowest, and never won), then the best's
- * neighbours (one step more and less), then it with 2 and 4 planes a sweep step; screened with one
- * sample and the final few timed again with --reps (FINALS), as tune --step on a GPU. Saved in the CPU's tuned
- * file as variant step:VARIANT, its steps per pass in the nodes column (tuned.h), which step and
- * bench then use. The CPU's other step variants have nothing to tune. */
+/* A CPU launch: a tile (rows by planes, x whole; planes counted in passes of `nodes`) and, for a
+ * marching variant, nodes along z per pass. Tiles of a few rows gave nothing on this suite's
+ * first CPU (performance notes), so the search is small: whole rows of one plane and 16-row
+ * tiles, each at every node count the variant takes (its accepts() refuses the others). */
+static const int cpu_tiles[][3] = {{0, 0, 1}, {0, 16, 1}};
+enum { CPU_MAX_NODES = 4 };
+
+/* tune --device cpu --step: for each scheme and coefficient storage on `threads` threads, at 300^3
+ * unless a grid is given, the fused step's launch (a marching variant: its nodes along z a pass and
+ * tile, as a CPU kernel's, cpu_tiles) and the temporally blocked step's (wave.h: steps per pass,
+ * planes per sweep step): steps per pass 2, 4 and 8 a plane at a time (one is the fused step; on
+ * the lent GPU machines' 16 cores its launches were the search's slowest, and never won), then the
+ * best's neighbours (one step more and less), then it with 2 and 4 planes a sweep step; screened
+ * with one sample and the final few timed again with --reps (FINALS), as tune --step on a GPU.
+ * Saved in the CPU's tuned file as variant step:VARIANT (the wave's steps per pass in the nodes
+ * column: tuned.h), which step and bench then use. */
 static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision, const int grid_given[3], int threads,
                           int reps, int force)
 {
@@ -570,7 +583,8 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
                 const struct step_config c = {.b = s.b, .s = sl[i], .precision = precision, .coef = coef,
                                               .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}};
-                if (step_fused_traits(DEV_CPU, fused[v])->planes && step_supported(&c)) step_prepare(&c);
+                const struct variant_traits *t = step_fused_traits(DEV_CPU, fused[v]);
+                if ((t->planes || t->marches) && step_supported(&c)) step_prepare(&c);
             }
     session_bandwidth(&s, threads);
     step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
@@ -578,7 +592,8 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < ns; i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
-                if (!step_fused_traits(DEV_CPU, fused[v])->planes) continue;
+                const struct variant_traits *t = step_fused_traits(DEV_CPU, fused[v]);
+                if (!t->planes && !t->marches) continue;
                 char key[sizeof ((struct tuned_entry *)0)->variant], why[512];
                 snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
                 struct tuned_entry e = kernel_key(key, sl[i], HX, precision, coef, grid);
@@ -593,12 +608,14 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                 struct shapes first = {0}, next = {0}, final = {0};
                 const int whole[3] = {0, 0, 1};
                 e.mcells_per_s = -1;
-                for (size_t t = 0; t < sizeof first_tsteps / sizeof first_tsteps[0]; t++)
-                    add_launch(&first, whole, first_tsteps[t], 0, 0);
+                for (size_t x = 0; t->marches && x < sizeof cpu_tiles / sizeof cpu_tiles[0]; x++)
+                    for (int nodes = 1; nodes <= CPU_MAX_NODES; nodes++) add_launch(&first, cpu_tiles[x], nodes, 0, 0);
+                for (size_t x = 0; t->planes && x < sizeof first_tsteps / sizeof first_tsteps[0]; x++)
+                    add_launch(&first, whole, first_tsteps[x], 0, 0);
                 try_steps(&s, &c, &first, 1, &e, &seen, grid, why, sizeof why);
                 /* then one step less and more a plane at a time, and the best with wider tiles */
                 const int best = e.nodes, around[4][2] = {{best - 1, 1}, {best + 1, 1}, {best, 2}, {best, 4}};
-                for (int x = 0; x < 4 && e.mcells_per_s >= 0; x++) {
+                for (int x = 0; x < 4 && t->planes && e.mcells_per_s >= 0; x++) {
                     const int tile[3] = {0, 0, around[x][1]};
                     if (around[x][0] >= 1 && around[x][0] <= WAVE_MAX_STEPS &&
                         launch_index(&seen.s, tile, around[x][0], 0, 0) < 0)
@@ -615,9 +632,14 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                             fused[v], why);
                     continue;
                 }
-                fprintf(stderr, "tune --step: %s %s %s: best steps a pass %d, planes a sweep step %d, %.1f MCells/s "
-                        "(cells x steps), %.1f GB/s\n", e.scheme, coef_names[coef], fused[v], e.nodes, e.block[2],
-                        e.mcells_per_s, e.gbs);
+                if (t->planes)
+                    fprintf(stderr, "tune --step: %s %s %s: best steps a pass %d, planes a sweep step %d, %.1f MCells/s "
+                            "(cells x steps), %.1f GB/s\n", e.scheme, coef_names[coef], fused[v], e.nodes, e.block[2],
+                            e.mcells_per_s, e.gbs);
+                else
+                    fprintf(stderr, "tune --step: %s %s %s: best tile %dx%d, %d nodes along z a pass, %.1f MCells/s "
+                            "(cells x steps), %.1f GB/s\n", e.scheme, coef_names[coef], fused[v], e.block[1], e.block[2],
+                            e.nodes, e.mcells_per_s, e.gbs);
                 table_put(&table, &e);
                 table_write(&table, path, &s, grid);
                 tuned_print(stdout, &e);
@@ -628,13 +650,6 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
     free(table.e);
     return 0;
 }
-
-/* A CPU launch: a tile (rows by planes, x whole; planes counted in passes of `nodes`) and, for a
- * marching variant, nodes along z per pass. Tiles of a few rows gave nothing on this suite's
- * first CPU (performance notes), so the search is small: whole rows of one plane and 16-row
- * tiles, each at every node count the variant takes (its accepts() refuses the others). */
-static const int cpu_tiles[][3] = {{0, 0, 1}, {0, 16, 1}};
-enum { CPU_MAX_NODES = 4 };
 
 /* Measures every candidate launch of kernel e on grid, `reps` samples each, every row into rf
  * (table "tiles"); keeps the fastest in e. */
@@ -834,8 +849,9 @@ int cmd_tune(int argc, char **argv)
          &reps, 1, 1000, NULL, 0},
         {"force", CLI_FLAG, NULL, "tune again what the file already has", &force, 0, 0, NULL, 0},
         {"step", CLI_FLAG, NULL,
-         "tune the fused full step's launch instead (every scheme and storage; the CPU: the wave step's)", &step, 0, 0,
-         NULL, 0},
+         "tune the fused full step's launch instead (every scheme and storage; the CPU: the fused step's and the "
+         "wave's)",
+         &step, 0, 0, NULL, 0},
         {"device", CLI_CHOICE, "cpu|gpu", "cpu: each CPU variant's tile and nodes along z, hx unless --component (gpu)",
          &device, 0, 0, device_names, 2},
         {"threads", CLI_INT, "T", "CPU threads, 1 to the CPUs online (all)", &threads, 1, omp_get_num_procs(), NULL, 0},

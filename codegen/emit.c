@@ -279,7 +279,8 @@ static void emit_layer_body(struct buf *b, const struct kernel_desc *k)
 
 enum { MAX_ZNODES = 8 };
 
-/* The points a $ZBODYn loads: field ('P' or 'M') and offset, each loaded once. */
+/* The points a $ZBODYn loads: field ('P' or 'M'; a $FZBODYn's '0'..'2', the source fields S0..S2
+ * by axis) and offset, each loaded once. */
 struct zloads {
     int n;
     char field[2 * MAX_GROUPS * 2 * MAX_SHIFTS * MAX_ZNODES];
@@ -305,9 +306,10 @@ static int zload(struct buf *b, struct zloads *z, const struct zloads *all, char
         if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
     if (z->n == (int)sizeof z->field) emit_fail("too many points for $ZBODY");
     z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
+    const char *s = f >= '0' && f <= '9' ? "S" : ""; /* S0..S2: a fused body's */
     if (b && all)
-        put(b, "        const VT x%d = LDX(%c, %d, %d, %d, %d);\n", z->n, f, d[0], d[1], d[2], zshared(all, f, d));
-    else if (b) put(b, "        const VT x%d = LD(%c, OFF(%d, %d, %d));\n", z->n, f, d[0], d[1], d[2]);
+        put(b, "        const VT x%d = LDX(%s%c, %d, %d, %d, %d);\n", z->n, s, f, d[0], d[1], d[2], zshared(all, f, d));
+    else if (b) put(b, "        const VT x%d = LD(%s%c, OFF(%d, %d, %d));\n", z->n, s, f, d[0], d[1], d[2]);
     return z->n++;
 }
 
@@ -373,18 +375,23 @@ static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, st
         for (int r = 0; r < nodes; r++) put(b, "        const VT g%d_%d = p%d_%d - m%d_%d;\n", g, r, g, r, g, r);
 }
 
-/* The nodes' updates after the brackets, then their stores. */
-static void emit_znodes(struct buf *b, const struct kernel_desc *k, int nodes)
+/* The nodes' updates after the brackets (values), or their stores; a fused body's (q >= 0) of its
+ * component q: names with _q (da0_q, L0_q, gG_q_r, vq_r), stored as ZSTORE(O_q, r, v). */
+static void emit_znodes(struct buf *b, const struct kernel_desc *k, int q, int nodes, int values)
 {
     const char c = storage_letter(k);
-    for (int r = 0; r < nodes; r++) {
-        put(b, "        const VT v%d = ", r);
+    char sfx[8] = "", v[8] = "v";
+    if (q >= 0) snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q), snprintf(v, sizeof v, "v%hhu_", (unsigned char)q);
+    for (int r = 0; r < nodes && values; r++) {
+        put(b, "        const VT %s%d = ", v, r);
         for (int l = 0; l < k->s->levels; l++)
-            put(b, "%sZCOEF_%c(da%d, %d) * LD(L%d, OFF(0, 0, %d))", l ? " + " : "", c, l, r, l, r);
-        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d, %d) * g%d_%d", c, g, r, g, r);
+            put(b, "%sZCOEF_%c(da%d%s, %d) * LD(L%d%s, OFF(0, 0, %d))", l ? " + " : "", c, l, sfx, r, l, sfx, r);
+        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d%s, %d) * g%d%s_%d", c, g, sfx, r, g, sfx, r);
         put(b, ";\n");
     }
-    for (int r = 0; r < nodes; r++) put(b, "        ZSTORE(%d, v%d);\n", r, r);
+    for (int r = 0; r < nodes && !values; r++)
+        if (q >= 0) put(b, "        ZSTORE(O_%d, %d, %s%d);\n", q, r, v, r);
+        else put(b, "        ZSTORE(%d, %s%d);\n", r, v, r);
 }
 
 /* $ZXBODYn: the body in row order (zbody_pass), each point as LDX. */
@@ -394,7 +401,8 @@ static void emit_zxbody(struct buf *b, const struct kernel_desc *k, int nodes)
     static struct zloads all, z; /* large; the generator is single-threaded */
     zbody_pass(b, k, nodes, &all, NULL);
     zbody_pass(b, k, nodes, &z, &all);
-    emit_znodes(b, k, nodes);
+    emit_znodes(b, k, -1, nodes, 1);
+    emit_znodes(b, k, -1, nodes, 0);
 }
 
 /* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
@@ -414,27 +422,45 @@ static void zsum(struct buf *b, const int *ids, int lo, int hi)
     put(b, ")");
 }
 
-/* $ZBODYn: group by group, each point as LD where first needed, each bracket a balanced sum. */
-static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes)
+/* The brackets of `nodes` nodes along z, group by group, each point as LD where first needed (z:
+ * the loads so far, which the brackets share) and each bracket a balanced sum: gG_r of fields P
+ * and M ($ZBODYn: q < 0), or a fused body's gG_q_r of component q of its half-step, from its
+ * source fields S0..S2 by axis. */
+static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nodes, struct zloads *z)
 {
-    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
-    static struct zloads z; /* large; the generator is single-threaded */
-    z.n = 0;
+    char pf = 'P', mf = 'M', sfx[8] = "";
+    if (q >= 0) {
+        int plus, pa, minus, ma;
+        component_sources(k->component + q, &plus, &pa, &minus, &ma);
+        pf = (char)('0' + plus % 3), mf = (char)('0' + minus % 3);
+        snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q);
+    }
     for (int g = 0; g < k->s->ngroups; g++) {
         struct group_terms t;
-        expand_group(k->s, g, k->component, &t);
+        expand_group(k->s, g, k->component + (q > 0 ? q : 0), &t);
         for (int r = 0; r < nodes; r++) {
             int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
-            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, &z, NULL, 'P', &t.plus[i], r);
-            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, &z, NULL, 'M', &t.minus[i], r);
-            put(b, "        const VT g%d_%d = ", g, r);
+            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, z, NULL, pf, &t.plus[i], r);
+            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, z, NULL, mf, &t.minus[i], r);
+            put(b, "        const VT g%d%s_%d = ", g, sfx, r);
             zsum(b, p, 0, t.npoints);
             put(b, " - ");
             zsum(b, m, 0, t.npoints);
             put(b, ";\n");
         }
     }
-    emit_znodes(b, k, nodes);
+}
+
+/* $ZBODYn (one component) or $FZBODYn (fused: the three of a half-step, every point of the three
+ * loaded once): the brackets (zbrackets), then the nodes' updates, then their stores. */
+static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes, int fused)
+{
+    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $%sZBODY%d: 1 to %d nodes", fused ? "F" : "", nodes, MAX_ZNODES);
+    static struct zloads z; /* large; the generator is single-threaded */
+    z.n = 0;
+    for (int q = fused ? 0 : -1; q < (fused ? 3 : 0); q++) zbrackets(b, k, q, nodes, &z);
+    for (int values = 1; values >= 0; values--)
+        for (int q = fused ? 0 : -1; q < (fused ? 3 : 0); q++) emit_znodes(b, k, q, nodes, values);
 }
 
 /* $ZPOINTS: the source points of one node, both fields, as initializers "{di, dj, dk}, ...". */
@@ -511,10 +537,12 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         }
         else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k);
         else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k);
-        else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY")) && j < len && text[j] >= '0' && text[j] <= '9') {
+        else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY") || !strcmp(word, "FZBODY")) && j < len &&
+                 text[j] >= '0' && text[j] <= '9') {
             int nodes = 0;
             while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
-            (word[1] == 'X' ? emit_zxbody : emit_zbody)(out, k, nodes);
+            if (word[1] == 'X') emit_zxbody(out, k, nodes);
+            else emit_zbody(out, k, nodes, word[0] == 'F');
         } else if (!strcmp(word, "ZPOINTS")) emit_zpoints(out, k);
         else emit_fail("template: unknown placeholder $%s", word);
         i = j;

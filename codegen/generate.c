@@ -27,7 +27,10 @@
  * q, l), DECL_OUT(name, q), DECL_COEF_x(name, q, da|db, idx), and DECL_SRC(name, q, plus|minus)
  * for the three source fields S0..S2 by axis, each declared once) and $FBODY (the brackets gG_Q
  * and the new value vQ of each component Q, the node's own level read as LEVEL(Ll_Q), then the
- * three stores STORE(O_Q, Q, vQ)), with $COMPONENT the half-step's first component; a tiled one
+ * three stores STORE(O_Q, Q, vQ)) or $FZBODYn (as $ZBODYn, below, over the three components: every
+ * point of the half-step's source fields loaded once, as const VT xN = LD(SA, OFF(..)); the brackets
+ * gG_Q_r, values vQ_r = sum_l ZCOEF_x(daL_Q, r)*LD(LL_Q, OFF(0, 0, r)) + ..., then every
+ * ZSTORE(O_Q, r, vQ_r)), with $COMPONENT the half-step's first component; a tiled one
  * also $FBOXES (S0_X0 .. S2_Z1, as $BOXES), $FNNODE and $FNODES (as $NNODE and $NODES, over the
  * three components: N_L0_0, N_da0_0, ...).
  *

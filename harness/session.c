@@ -107,10 +107,10 @@ void step_default_launch(const struct session *s, struct step_run *c)
     snprintf(tuned, sizeof tuned, TUNED_STEP_PREFIX "%s", c->variant);
     int nodes = 1, rows = 0, stages = 0, regs = 0;
     const int given = sc->block[0] || sc->block[1]; /* a GPU block, or a CPU tile: nodes as given */
+    char slug[128];
+    session_tuned_slug(s, c->threads, slug, sizeof slug);
     if (step_temporal(s->device, sc->variant)) { /* its steps per pass (its tuned line's nodes) and tile */
-        char slug[128];
         int block[3] = {0, 0, 1}, tsteps = WAVE_DEFAULT_STEPS; /* on the CPU a plane a sweep step */
-        session_tuned_slug(s, c->threads, slug, sizeof slug);
         const int found =
             !tuned_block(slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, block, &tsteps, &rows, &stages, NULL);
         if (!sc->tsteps) sc->tsteps = tsteps;
@@ -119,22 +119,28 @@ void step_default_launch(const struct session *s, struct step_run *c)
             return;
         } /* a GPU's untuned block: as the fused step's, below */
     }
-    if (!given && s->device == DEV_GPU &&
-        tuned_block(s->slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, sc->block, &nodes, &rows,
-                    &stages, &regs) == 0) {
+    /* tuned: a GPU's fused steps, and the CPU's that march along z (fused: its nodes a pass, tile) */
+    const struct variant_traits *ft = step_fused_traits(s->device, sc->variant);
+    const int declared = s->device == DEV_CPU && ft ? ft->nodes : 0; /* else the CPU fused step's nodes a pass */
+    if (!given && (s->device == DEV_GPU || (ft && ft->marches)) &&
+        tuned_block(slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, sc->block, &nodes, &rows, &stages,
+                    &regs) == 0) {
         if (!sc->nodes) sc->nodes = nodes;
         if (!sc->rows) sc->rows = rows;
         if (!sc->stages) sc->stages = stages;
         if (!sc->regs) sc->regs = regs;
-    } else if (!given && !declared_launch(step_fused_traits(s->device, sc->variant), sc->block, &sc->nodes)) {
+        for (int d = 1; d < 3 && s->device == DEV_CPU; d++) /* a tile tuned on a larger grid: whole */
+            if (sc->block[d] * (d == 2 && sc->nodes > 1 ? sc->nodes : 1) > sc->grid[d]) sc->block[d] = d == 2;
+    } else if (!given && !declared_launch(ft, sc->block, &sc->nodes)) {
         /* not a fused variant with a default of its own (fused25d: a tile marching its planes) */
         struct run_config rc = {.scheme = sc->s, .component = HX, .precision = sc->precision, .coef = sc->coef,
                                 .device = s->device, .variant = step_kernel_variant(s->device, "components"),
-                                .nodes = sc->nodes};
+                                .nodes = sc->nodes ? sc->nodes : declared};
         default_launch(s, &rc);
         memcpy(sc->block, rc.block, sizeof sc->block);
         sc->nodes = rc.nodes;
     }
+    if (!sc->nodes) sc->nodes = declared; /* a CPU tile given */
     declared_tiling(step_traits(sc), &sc->rows, &sc->stages); /* the step's own kernels', whichever launch */
 }
 

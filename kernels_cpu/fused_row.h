@@ -1,20 +1,16 @@
-/* What the CPU's fused half-step templates share (fused.c.step, wave.c.step): loads and stores
- * of the generated body ($FBODY) as explicit vectors (GNU C vector types of the build's width), as
- * regz.c.in and for its reason: GCC's `omp simd` vectoriser gave every point of the three
- * components its own pointer (about 40 rows for FV24), about 100 pointer loads spilled per 16
- * nodes; the run of a row in vectors then scalars (FUSED_RUN); the material runs of an indexed
- * row (run_end). `a` points to three kernel_args, one per component (Hx, Hy, Hz or Ex, Ey, Ez),
- * as the step engine passes them. */
+/* What the CPU's fused half-step templates share (fused.c.step, wave.c.step) beside vec_row.h:
+ * the declarations, loads and stores of the generated body (wave's $FBODY, one node; fused's
+ * $FZBODYn, n nodes along z) as explicit vectors, as regz.c.in and for its reason: GCC's
+ * `omp simd` vectoriser gave every point of the three components its own pointer (about 40 rows
+ * for FV24), about 100 pointer loads spilled per 16 nodes; the run of a row in vectors then
+ * scalars (FUSED_RUN); the material runs of an indexed row (run_end). `a` points to three
+ * kernel_args, one per component (Hx, Hy, Hz or Ex, Ey, Ez), as the step engine passes them. */
 #ifndef KERNELS_CPU_FUSED_ROW_H
 #define KERNELS_CPU_FUSED_ROW_H
 
 #include "halo_row.h"
-#include "kernel.h"
-#include "simd.h"
+#include "vec_row.h"
 
-#define OFF(di, dj, dk) ((di) + (dj) * sy + (dk) * sz)
-/* Loads and stores go through VT, the type in scope: a vector, or REAL for a run's last nodes. */
-#define LD(arr, off) (*(const VT *)((arr) + n + (off)))
 #define LEVEL(name) LD(name, 0)
 /* an output may alias its own component's time level, so neither is restrict; sources are */
 #define DECL_LEVEL(name, q, l) const REAL *name = (const REAL *)a[q].level[l]
@@ -30,20 +26,22 @@
 #define DECL_COEF_I(name, q, kind, idx) const REAL *restrict name = (const REAL *)a[q].kind[idx]
 #define COEF_I(name) name[m]
 #define STORE(out, q, v) (*(VT *)((out) + n) = (v))
-
-typedef float vec_F32 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(float)), may_alias));
-typedef double vec_F64 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(double)), may_alias));
+/* $FZBODYn: node r along z (the ZCOEF_A and ZCOEF_U of vec_row.h); an indexed pass's row r of
+ * material m[r] */
+#define ZCOEF_I(name, r) name[m[r]]
+#define ZSTORE(out, r, v) (*(VT *)((out) + n + (r) * sz) = (v))
 
 /* Nodes i0 .. i1-1 of a row (row: the index of its first node), BODY (the generated update of a
- * node's three components, whose values it declares as REAL: here REAL is VT) in whole vectors,
- * then in scalars. In order: a run's overlapping last vector computed first (as regz does it, at
- * its turn) cost a third body, which the sanitizer build compiled for minutes. */
+ * node's three components, or of a pass's nodes along z, whose values it declares as REAL or VT:
+ * here REAL is VT) in whole vectors, then in scalars. In order: a run's overlapping last vector
+ * computed first (as regz does it, at its turn) cost a third body, which the sanitizer build
+ * compiled for minutes. */
 #define FUSED_RUN(...)                                                                            \
     do {                                                                                          \
         const int whole = i0 + (i1 - i0) / SIMD_LANES * SIMD_LANES;                               \
         for (int i = i0; i < whole; i += SIMD_LANES) {                                            \
             typedef VEC VT;                                                                       \
-            typedef VT REAL;                                                                      \
+            typedef VT REAL __attribute__((unused)); /* FBODY's values (FZBODYn's are VT) */    \
             const long n = row + i;                                                               \
             __VA_ARGS__                                                                           \
         }                                                                                         \
@@ -53,9 +51,6 @@ typedef double vec_F64 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(do
             __VA_ARGS__                                                                           \
         }                                                                                         \
     } while (0)
-
-static inline int min_int(int x, int y) { return x < y ? x : y; }
-static inline int tile_or(int t, int whole) { return t > 0 ? t : whole; }
 
 /* The end of the run of material m that starts at i of a row of n bytes: the first index whose
  * byte differs, or n. Blocks of 64 bytes are compared at once (a vector compare each), so a row

@@ -1,62 +1,24 @@
-/* What the regz and regza templates share (kernels_cpu/regz.c.in, regza.c.in): each kernel is
- * compiled for its launch's strides (trait strides: kernels_cpu/jit.c passes -DSY=<sy> -DSZ=<sz>,
- * STRIDE_Y and STRIDE_Z; without them, make kernel's translation unit, the launch's), the loads,
- * declarations and coefficients of the generated body ($ZBODYn, $ZXBODYn), the node counts along
- * z they are compiled for, the checks of a launch both make, and regz's row loop. Each template
+/* What the regz and regza templates share (kernels_cpu/regz.c.in, regza.c.in) beside vec_row.h
+ * (the vectors, loads, strides, node counts and tiles): the declarations of the generated body's
+ * inputs ($ZBODYn, $ZXBODYn), the checks of a launch both make, and regz's row loop. Each template
  * defines its own ZSTORE. */
 #ifndef KERNELS_CPU_REGZ_ROW_H
 #define KERNELS_CPU_REGZ_ROW_H
 
-#include <stdio.h>
+#include "vec_row.h"
 
-#include "kernel.h"
-#include "simd.h"
-
-#ifdef SY
-#define STRIDE_Y(a) ((long)SY)
-#define STRIDE_Z(a) ((long)SZ)
-#else
-#define STRIDE_Y(a) ((a)->sy)
-#define STRIDE_Z(a) ((a)->sz)
-#endif
-#define OFF(di, dj, dk) ((di) + (dj) * sy + (dk) * sz)
-/* Loads and stores go through VT, the type in scope: a vector, or REAL for rows shorter than one. */
-#define LD(arr, off) (*(const VT *)((arr) + n + (off)))
 /* out may alias a time level, so neither is restrict; sources and coefficients are. */
 #define DECL_LEVEL(name, l) const REAL *name = (const REAL *)a->level[l]
 #define DECL_SRC(name, field) const REAL *restrict name = (const REAL *)a->field
 #define DECL_COEF_A(name, kind, idx) const REAL *restrict name = (const REAL *)a->kind[idx]
-#define ZCOEF_A(name, r) LD(name, OFF(0, 0, r))
 #define DECL_COEF_U(name, kind, idx) const REAL name = (REAL)a->kind##_u[idx]
-#define ZCOEF_U(name, r) (name)
-
-/* Unaligned (element-aligned) vectors that may alias the arrays they are read from. */
-typedef float vec_F32 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(float)), may_alias));
-typedef double vec_F64 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(double)), may_alias));
-
-static inline int min_int(int x, int y) { return x < y ? x : y; }
-static inline int tile_or(int t, int whole) { return t > 0 ? t : whole; }
-
-/* The node counts along z each kernel is compiled for (its row function's cases): two cut FV24's
- * loads per update by a sixth; four gained a few percent more (llvm-mca) for three times the
- * code, which the sanitizer build compiles for minutes. */
-static inline int regz_compiled(int nodes) { return nodes == 1 || nodes == 2; }
 
 /* The checks of launch a that regz and regza (variant) both make, lanes the vector's of their
  * REAL: the strides it was compiled for, 1 or 2 nodes along z, rows of at least one vector. 0, or
  * -1 saying why. */
 static inline int regz_accepts(const struct kernel_args *a, const char *variant, int lanes, char *why, size_t n)
 {
-    if (a->sy != STRIDE_Y(a) || a->sz != STRIDE_Z(a)) {
-        snprintf(why, n, "this %s kernel was compiled for rows of %ld and planes of %ld values (a grid of %ld x %ld "
-                 "with its halo), not %ld and %ld", variant, STRIDE_Y(a), STRIDE_Z(a), STRIDE_Y(a),
-                 STRIDE_Z(a) / STRIDE_Y(a), a->sy, a->sz);
-        return -1;
-    }
-    if (!regz_compiled(a->nodes > 0 ? a->nodes : 1)) {
-        snprintf(why, n, "%s takes 1 or 2 nodes along z, not %d", variant, a->nodes);
-        return -1;
-    }
+    if (strides_accepts(a, variant, why, n)) return -1;
     if (a->nx < lanes) {
         snprintf(why, n, "%s needs rows of at least one vector (%d nodes along x), not %d: plain takes any", variant,
                  lanes, a->nx);

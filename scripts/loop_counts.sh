@@ -82,6 +82,6 @@ for k in "$@"; do
         }
         printf "%-36s %d loop(s): %3d instructions, %2d vector loads, %2d scalar loads, %d stores per %d-byte vector (%d updates): %.2f loads, %.2f instructions per update\n",
                name, loops, total, vload, sload, store, width, lanes, (vload + sload) / lanes, total / lanes
-        if (name ~ /_regz$/) for (l = 1; l <= loops; l++) print line[l]
+        if (name ~ /_regza?$/ || name ~ /_fused_cpu$/) for (l = 1; l <= loops; l++) print line[l]
     }'
 done

@@ -80,17 +80,19 @@ static int verify_all(const struct backend *b, const char *variant, const int bl
 }
 
 /* Both CPU variants: each component's own kernel (plain, default tiles: whole rows of a plane),
- * and one fused kernel per half-step (with tiles of 4 rows by 3 planes, which do not divide the
- * grid; the plain kernels' tiles are tested in test_cpu_kernels). */
+ * and one fused kernel per half-step, one node along z a pass and two (with tiles of 4 rows by 3
+ * planes, 6 at two nodes, which do not divide the grid: a tile's last plane alone; the plain
+ * kernels' tiles are tested in test_cpu_kernels). */
 static void test_cpu_steps_match_reference(void)
 {
-    static const char *const variants[] = {"plain", STEP_FUSED};
-    static const int tiles[2][3] = {{0, 0, 0}, {0, 4, 3}};
-    for (int v = 0; v < 2; v++) {
+    static const char *const variants[] = {"plain", STEP_FUSED, STEP_FUSED};
+    static const int tiles[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 4, 3}}, nodes[3] = {1, 1, 2};
+    for (int v = 0; v < 3; v++) {
         double worst = 0;
-        int n = verify_all(cpu_backend(), variants[v], tiles[v], 1, &worst);
+        int n = verify_all(cpu_backend(), variants[v], tiles[v], nodes[v], &worst);
         CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "%s: only %d combinations verified", variants[v], n);
-        printf("  %s: %d combinations, 3 steps each: largest error %.3f of its carried bound\n", variants[v], n, worst);
+        printf("  %s, %d node(s) a pass: %d combinations, 3 steps each: largest error %.3f of its carried bound\n",
+               variants[v], nodes[v], n, worst);
     }
 }
 
@@ -150,7 +152,8 @@ static void test_wave_matches_plain_steps(void)
 }
 
 /* Rows longer than the blocks a kernel may scan material runs in (64 nodes), with runs that
- * start and end anywhere: every scheme's fused step in indexed storage. */
+ * start and end anywhere: every scheme's fused step in indexed storage, two nodes along z a pass
+ * (each pass's runs end where either of its rows changes material). */
 static void test_long_rows(void)
 {
     for (int i = 0; i < scheme_count(); i++)
@@ -158,7 +161,7 @@ static void test_long_rows(void)
             double w[MAX_GROUPS], worst;
             char why[512];
             struct step_config c = config(cpu_backend(), scheme_at(i), w, STEP_FUSED);
-            c.precision = p, c.coef = COEF_INDEXED, c.grid[0] = 203, c.grid[1] = 5, c.grid[2] = 4;
+            c.precision = p, c.coef = COEF_INDEXED, c.grid[0] = 203, c.grid[1] = 5, c.grid[2] = 4, c.nodes = 2;
             CHECK(step_verify(&c, 2, &worst, why, sizeof why) == 0, "%s", why);
         }
 }

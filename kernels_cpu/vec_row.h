@@ -1,0 +1,75 @@
+/* What the CPU templates in explicit vectors share (regz_row.h: regz, regza; fused_row.h: fused,
+ * wave): GNU C vector types of the build's width, each stencil point a load at a constant offset
+ * from one pointer per array (OFF, LD), the strides (compiled in for a variant of trait strides:
+ * kernels_cpu/jit.c passes -DSY=<sy> -DSZ=<sz>; without them, the launch's), the node counts along
+ * z the $ZBODYn and $FZBODYn bodies are compiled for, with the checks of a launch that go with
+ * both, and the tiles of rows and planes that the OpenMP threads share. */
+#ifndef KERNELS_CPU_VEC_ROW_H
+#define KERNELS_CPU_VEC_ROW_H
+
+#include <stdio.h>
+
+#include "kernel.h"
+#include "simd.h"
+
+#ifdef SY
+#define STRIDE_Y(a) ((long)SY)
+#define STRIDE_Z(a) ((long)SZ)
+#else
+#define STRIDE_Y(a) ((a)->sy)
+#define STRIDE_Z(a) ((a)->sz)
+#endif
+#define OFF(di, dj, dk) ((di) + (dj) * sy + (dk) * sz)
+/* Loads and stores go through VT, the type in scope: a vector, or REAL for scalars. */
+#define LD(arr, off) (*(const VT *)((arr) + n + (off)))
+/* A $ZBODYn's coefficients of node r along z: an array's at the node, a scalar as it is. */
+#define ZCOEF_A(name, r) LD(name, OFF(0, 0, r))
+#define ZCOEF_U(name, r) (name)
+
+/* Unaligned (element-aligned) vectors that may alias the arrays they are read from. */
+typedef float vec_F32 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(float)), may_alias));
+typedef double vec_F64 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(double)), may_alias));
+
+static inline int min_int(int x, int y) { return x < y ? x : y; }
+static inline int tile_or(int t, int whole) { return t > 0 ? t : whole; }
+
+/* The node counts along z each kernel is compiled for (its row function's cases): two cut FV24's
+ * loads per update by a sixth; four gained a few percent more (llvm-mca) for three times the
+ * code, which the sanitizer build compiles for minutes. */
+static inline int znodes_compiled(int nodes) { return nodes == 1 || nodes == 2; }
+
+/* The checks of launch a that every variant compiled for strides and node counts makes: the
+ * strides it was compiled for, 1 or 2 nodes along z. 0, or -1 saying why. */
+static inline int strides_accepts(const struct kernel_args *a, const char *variant, char *why, size_t n)
+{
+    if (a->sy != STRIDE_Y(a) || a->sz != STRIDE_Z(a)) {
+        snprintf(why, n, "this %s kernel was compiled for rows of %ld and planes of %ld values (a grid of %ld x %ld "
+                 "with its halo), not %ld and %ld", variant, STRIDE_Y(a), STRIDE_Z(a), STRIDE_Y(a),
+                 STRIDE_Z(a) / STRIDE_Y(a), a->sy, a->sz);
+        return -1;
+    }
+    if (!znodes_compiled(a->nodes > 0 ? a->nodes : 1)) {
+        snprintf(why, n, "%s takes 1 or 2 nodes along z, not %d", variant, a->nodes);
+        return -1;
+    }
+    return 0;
+}
+
+/* A marching kernel's passes: tiles of tj rows by tk planes (a->block; tk a whole number of
+ * passes of `nodes` planes) shared among the threads, each tile's passes of r planes from plane k
+ * (r = nodes, a tile's last plane alone where they do not divide it) in order, BODY (with jj, tj,
+ * k, r in scope) for each. */
+#define ZPASSES(a, nodes, ...)                                                                   \
+    do {                                                                                          \
+        const int ny_ = (a)->ny, nz_ = (a)->nz;                                                   \
+        const int tj = tile_or((a)->block[1], ny_), tk = tile_or((a)->block[2], 1) * (nodes);     \
+        _Pragma("omp parallel for collapse(2) schedule(static)")                                  \
+        for (int kk = 0; kk < nz_; kk += tk)                                                      \
+            for (int jj = 0; jj < ny_; jj += tj)                                                  \
+                for (int k = kk, r; k < min_int(kk + tk, nz_); k += r) {                          \
+                    r = min_int((nodes), min_int(kk + tk, nz_) - k);                              \
+                    __VA_ARGS__                                                                   \
+                }                                                                                 \
+    } while (0)
+
+#endif
