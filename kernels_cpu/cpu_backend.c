@@ -136,8 +136,12 @@ static void cpu_describe(struct device_desc *d)
  * (transparent huge pages cost more here: their zeroing and compaction doubled it). At most an
  * eighth of the usable memory is kept, the oldest freed first. Each array carries its size and
  * its toucher's thread count in a header of one cache line (pages stay where those threads
- * placed them: on NUMA machines another count gets fresh ones). */
-enum { KEEP_FROM = 1 << 20, KEPT_MAX = 64, HEADER = 64 };
+ * placed them: on NUMA machines another count gets fresh ones). A vector's width more after the
+ * array (TAIL), as the header before it, is memory that a kernel may read and not use: the fused
+ * step's first and last vectors of a row read lanes beyond the nodes they store (fused_row.h,
+ * FUSED_ZRUN), which at the array's first or last row pass its halo where a stencil has points at
+ * the halo's corners (none of the built-in schemes has; a spec file's may). */
+enum { KEEP_FROM = 1 << 20, KEPT_MAX = 64, HEADER = 64, TAIL = 64 };
 struct block {
     size_t bytes;
     int threads;
@@ -178,7 +182,7 @@ static void *cpu_alloc(size_t bytes)
             memmove(kept.p + i, kept.p + i + 1, sizeof kept.p[0] * (size_t)(--kept.n - i));
         }
     if (p) return p;
-    struct block *b = aligned_alloc(64, HEADER + bytes);
+    struct block *b = aligned_alloc(64, HEADER + bytes + TAIL);
     if (!b) return NULL;
     b->bytes = bytes, b->threads = threads;
     return (char *)b + HEADER;

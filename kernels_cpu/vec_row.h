@@ -30,6 +30,19 @@
 typedef float vec_F32 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(float)), may_alias));
 typedef double vec_F64 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(double)), may_alias));
 
+#ifdef __AVX512F__
+#include <immintrin.h>
+#include <stdint.h>
+/* The lanes lo <= t < hi of a vector, as a mask; v's lanes in mask stored at p. */
+static inline unsigned lanes_mask(long lo, long hi, int lanes)
+{
+    lo = lo < 0 ? 0 : lo > lanes ? lanes : lo, hi = hi < 0 ? 0 : hi > lanes ? lanes : hi;
+    return ((1u << hi) - 1) & ~((1u << lo) - 1);
+}
+static inline void zstore_F32(float *p, unsigned mask, vec_F32 v) { _mm512_mask_storeu_ps(p, (__mmask16)mask, (__m512)v); }
+static inline void zstore_F64(double *p, unsigned mask, vec_F64 v) { _mm512_mask_storeu_pd(p, (__mmask8)mask, (__m512d)v); }
+#endif
+
 static inline int min_int(int x, int y) { return x < y ? x : y; }
 static inline int tile_or(int t, int whole) { return t > 0 ? t : whole; }
 

@@ -26,11 +26,12 @@ static double thread_seconds(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-/* A 64-byte aligned array of `bytes`, written (as the CPU backend's: cpu_alloc); untouched calloc'd
- * pages all read as the one zero page, which no kernel reads at run time. */
+/* A 64-byte aligned array of `bytes`, written (as the CPU backend's: cpu_alloc, with a vector more
+ * after it); untouched calloc'd pages all read as the one zero page, which no kernel reads at run
+ * time. */
 static void *array(size_t bytes)
 {
-    void *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    void *p = aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
     if (!p) {
         fprintf(stderr, "cputime: out of memory\n");
         exit(2);
