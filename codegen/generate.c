@@ -53,6 +53,12 @@
  *                 -DSY=<sy> -DSZ=<sz>, kernel_args.sy and sz: every stencil offset a constant), one
  *                 compilation per row length and plane size, and verified on the timed grid's
  *                 rows and planes (harness/measure.c, verify_rows)
+ *   layer_x       (step) the kernel also makes the CPML's corrections of the layer normal to x
+ *                 (codegen/layer.h) at the nodes it updates, from kernel_args.xlayer: $FXDECLS
+ *                 (per term q: DECL_XLAYER(Y_q, K_q, B_q, C_q, Q), Q its component's index in
+ *                 the half-step) and $FXBODY (per term: xq from the points of its field SA,
+ *                 then XCORRECT(Q, q, xq, +) or XCORRECT(Q, q, xq, -)); the step engine then
+ *                 runs no pass along x
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
  *   max_threads=N at most N threads per block
@@ -247,9 +253,9 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{.marches = %d, .flat = %d, .max_threads = %d, .block = {%d, %d, %d}, .nodes = %d, .rows = %d, "
-           ".stages = %d, .halo_axes = %d, .planes = %d, .strides = %d}},\n",
+           ".stages = %d, .halo_axes = %d, .planes = %d, .strides = %d, .layer_x = %d}},\n",
         r->marches, r->flat, r->max_threads, r->block[0], r->block[1], r->block[2], r->nodes, default_rows(r, k->coef),
-        r->stages, r->halo_axes, r->planes, r->strides);
+        r->stages, r->halo_axes, r->planes, r->strides, r->layer_x);
 }
 
 /* Fills every kernel of template t once, so that a template's faults fail the build, not a run. */

@@ -63,9 +63,11 @@ int decomp_set_materials(struct decomp *d, const struct step_materials *mat, cha
 void decomp_fill_random(struct decomp *d, unsigned seed);
 double decomp_compiled_ms(const struct decomp *d);
 
-/* `steps` whole steps and the layer alone, as step_run and step_layer_run; then waits for every
- * device. 0, or -1 with the reason. */
+/* `steps` whole steps, as step_run; then waits for every device. 0, or -1 with the reason. */
 int decomp_run(struct decomp *d, int steps, char *why, size_t n);
+/* What timing the layer alone needs, `steps` steps' worth (step_layer_run), then waits: 0 after
+ * the layer's passes alone; 1 after whole steps with the layer off, where the update kernels make
+ * some of its corrections (the layer's time then the step's less theirs). -1 with the reason. */
 int decomp_layer_run(struct decomp *d, int steps, char *why, size_t n);
 
 /* Runs `steps` steps of d and of the undivided grid (on the first slab's device) from the same

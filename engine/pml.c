@@ -45,10 +45,13 @@ double pml_psi_cells(const int grid[3], int thickness)
     return cells;
 }
 
-double pml_layer_bytes(const struct scheme *s, int precision, int coef, const int grid[3], int thickness)
+double pml_layer_bytes(const struct scheme *s, int precision, int coef, const int grid[3], int thickness, int folded)
 {
-    double cells = 0;
+    const double pass = layer_counts(s, (enum precision)precision, (enum coef_storage)coef).compulsory_bytes,
+                 psi = 2.0 * LAYER_TERMS * (precision == F32 ? 4 : 8); /* each term's read and written */
+    double bytes = 0;
     int dims[3];
-    for (int axis = 0; axis < 3; axis++) cells += 2.0 * (double)pml_slab(grid, thickness, axis, dims);
-    return cells * layer_counts(s, (enum precision)precision, (enum coef_storage)coef).compulsory_bytes;
+    for (int axis = 0; axis < 3; axis++)
+        bytes += 2.0 * (double)pml_slab(grid, thickness, axis, dims) * (axis < folded ? psi : pass);
+    return bytes;
 }

@@ -59,8 +59,10 @@ void pml_profile(int thickness, int order, double courant, int n, int half, doub
 /* Auxiliary fields a step holds: two terms per half-step and axis, each over its axis' slab
  * (cells, all twelve together). */
 double pml_psi_cells(const int grid[3], int thickness);
-/* Bytes one step's layer passes move as separate passes (layer_counts for every slab cell of
- * each half-step and axis): the layer kernels' own compulsory bytes. */
-double pml_layer_bytes(const struct scheme *s, int precision, int coef, const int grid[3], int thickness);
+/* Bytes one step's layer moves beyond the closed box's: as separate passes, layer_counts for every
+ * slab cell of each half-step and axis (the layer kernels' own compulsory bytes); along the first
+ * `folded` axes, whose corrections the update kernels make, where the fields' points are loaded
+ * anyway, its auxiliary fields' alone, read and written. */
+double pml_layer_bytes(const struct scheme *s, int precision, int coef, const int grid[3], int thickness, int folded);
 
 #endif

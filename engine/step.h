@@ -108,8 +108,12 @@ double step_compiled_ms(const struct stepper *m);
 int step_run(struct stepper *m, int steps, char *why, size_t n);
 /* Only the layer passes of `steps` steps (both half-steps, every axis), each correcting the
  * newest levels again, and waits: what timing the layer alone needs (the fields' values then
- * mean nothing). 0, or -1 with the reason. */
+ * mean nothing). 0, or -1 with the reason. Not where the update kernels make some of the layer's
+ * corrections (step_layer_folded: trait layer_x); there the layer's time is the step's less the
+ * closed box's, the same kernels with the layer off (step_layer_on). */
 int step_layer_run(struct stepper *m, int steps, char *why, size_t n);
+int step_layer_folded(const struct stepper *m);
+void step_layer_on(struct stepper *m, int on);
 
 /* A slab of a grid split along z (decomp.h): its arrays, and its half-steps in parts. */
 void *step_field(const struct stepper *m, int comp, int level); /* level l (0 the newest) on the device */
@@ -144,8 +148,9 @@ double step_compulsory_bytes(const struct scheme *s, int precision, int coef);
  * step (the least any CPML step moves beyond the closed box's), spread over c's cells. */
 double step_memory_bytes(const struct step_config *c);
 double step_moved_bytes(const struct step_config *c);
-/* The bytes one step's layer passes move as passes of their own (pml_layer_bytes; 0 without a
- * layer): their compulsory bytes, what the layer's share of bandwidth is counted against. */
+/* The bytes one step's layer moves beyond the closed box's (pml_layer_bytes; 0 without a layer):
+ * its passes' compulsory bytes, and psi's alone along x where the update kernels make those
+ * corrections; what the layer's share of bandwidth is counted against. */
 double step_layer_bytes(const struct step_config *c);
 
 #endif

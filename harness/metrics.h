@@ -226,15 +226,18 @@ struct step_record {
     X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f", "max - min of those per-sample ratios",           \
       NUM(m->r->pct_bw_spread))                                                                                        \
     X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \
-      "the layer's passes alone, per step (median of samples timed after each step sample)", NUM(m->r->layer_ms))     \
+      "the layer's time per step (median of samples timed after each step sample): its passes alone, or where the "   \
+      "update kernels make the x corrections (CPU fused), the step's less the closed box's with the same kernels",    \
+      NUM(m->r->layer_ms))                                                                                             \
     X(layer_share, "%", "%.4g", "layer % of step", 1, "%.1f", "layer_ms as a percentage of median_ms",                 \
       NUM(100 * m->r->layer_ms / m->r->median_ms))                                                                     \
     X(layer_bytes, "B", "%g", NULL, 1, NULL,                                                                           \
       "compulsory bytes of one step's layer passes, from the spec: per corrected term and cell its output read and "  \
-      "written, its source field, its auxiliary field read and written, its coefficient arrays",                      \
+      "written, its source field, its auxiliary field read and written, its coefficient arrays (the auxiliary field " \
+      "alone where the update kernels make the correction)",                                                           \
       NUM(m->c->c.pml ? step_layer_bytes(&m->c->c) : NAN))                                                            \
     X(layer_pct_bw, "%", "%.4g", "layer % of BW", 1, "%.1f",                                                           \
-      "the layer passes' GB/s (layer_bytes / layer_ms) as a percentage of the better probe, per sample as pct_bw",     \
+      "the layer's GB/s (layer_bytes / layer_ms) as a percentage of the better probe, per sample as pct_bw",           \
       NUM(m->r->layer_pct_bw))                                                                                         \
     X(layer_pct_bw_spread, "points", "%.3g", NULL, 1, NULL, "max - min of those per-sample ratios",                    \
       NUM(m->r->layer_pct_bw_spread))                                                                                  \

@@ -159,9 +159,11 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         if (s >= 0) ms[s] = per_step;
         else if (!c->steps) r->steps = step_sample_steps(per_step, tsteps);
         if (rc || !c->c.pml) continue;
-        t0 = 1e3 * omp_get_wtime(); /* then the layer's passes alone, as many */
-        rc = decomp_layer_run(m, r->steps, why, n);
-        if (s >= 0) layer[s] = (1e3 * omp_get_wtime() - t0) / r->steps;
+        t0 = 1e3 * omp_get_wtime(); /* then the layer's passes alone, as many, or the closed box's steps */
+        const int closed = decomp_layer_run(m, r->steps, why, n);
+        const double alone = (1e3 * omp_get_wtime() - t0) / r->steps;
+        rc = closed < 0 ? -1 : 0;
+        if (s >= 0) layer[s] = closed ? per_step - alone : alone;
     }
     if (!rc) {
         for (int s = 0; s < c->reps; s++) {
