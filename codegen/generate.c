@@ -53,12 +53,10 @@
  *                 -DSY=<sy> -DSZ=<sz>, kernel_args.sy and sz: every stencil offset a constant), one
  *                 compilation per row length and plane size, and verified on the timed grid's
  *                 rows and planes (harness/measure.c, verify_rows)
- *   layer_x       (step) the kernel also makes the CPML's corrections of the layer normal to x
- *                 (codegen/layer.h) at the nodes it updates, from kernel_args.xlayer: $FXDECLS
- *                 (per term q: DECL_XLAYER(Y_q, K_q, B_q, C_q, Q), Q its component's index in
- *                 the half-step) and $FXBODY (per term: xq from the points of its field SA,
- *                 then XCORRECT(Q, q, xq, +) or XCORRECT(Q, q, xq, -)); the step engine then
- *                 runs no pass along x
+ *   layer_x       (step) the kernel also makes the CPML's corrections along x (codegen/layer.h)
+ *                 in the rows it updates, given kernel_args.xlayer (the x pass's struct
+ *                 layer_args): $XLDECLS and $XLBODY are that pass's $LDECLS and $LBODY; the step
+ *                 engine then runs no pass along x
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
  *   max_threads=N at most N threads per block
