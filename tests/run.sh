@@ -45,6 +45,18 @@ run_one() { # NAME COMMAND...
 }
 
 asked() { [ -z "${ONLY:-}" ] || case " $ONLY " in *" $1 "*) true ;; *) false ;; esac; }
+
+# Every CPU kernel the tests compile, first, on every core: the tests then find them in the cache
+# instead of compiling them one at a time. The grid is test_cpu_kernels' large one, whose strides
+# the regz and regza kernels are compiled for; the other tests take every other kernel there is.
+if [ -z "${ONLY:-}" ]; then
+    echo "== compiling the CPU kernels into the run's kernel cache"
+    if ! "$FDTDBENCH" cache --warm --device cpu --grid 37x29x23 >"$log" 2>&1; then
+        echo "FAIL warming the kernel cache:"
+        failed=$((failed + 1))
+    fi
+    cat "$log"
+fi
 for t in "$BUILD"/tests/test_*; do
     [ -x "$t" ] && asked "$(basename "$t")" && run_one "$(basename "$t")" "$t"
 done
