@@ -1,7 +1,8 @@
 # High-order FDTD stencil benchmark suite.
 #   make            build build/fdtdbench (the GPU backend too where the CUDA toolkit is: nvcc on the PATH)
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
-#   make test       every test; GPU tests run only where a GPU is present (ONLY="test_gpu test_cache.sh": those)
+#   make test       every test; GPU tests run only where a GPU is present (ONLY="test_gpu test_cache.sh": those;
+#                   TEST_JOBS=1: one test at a time, not two)
 #   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays and
 #                   uniform) and its temporally blocked step's steps per pass, then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
 #                   the paper's 300^3, then the Hx rows bench takes in f64 and with uniform
