@@ -1,7 +1,8 @@
 # High-order FDTD stencil benchmark suite.
 #   make            build build/fdtdbench (the GPU backend too where the CUDA toolkit is: nvcc on the PATH)
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
-#   make test       every test; GPU tests run only where a GPU is present (ONLY="test_gpu test_cache.sh": those)
+#   make test       every test; GPU tests run only where a GPU is present (ONLY="test_gpu test_cache.sh": those;
+#                   TEST_JOBS=1: one test at a time, not two)
 #   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays and
 #                   uniform) and its temporally blocked step's steps per pass, then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
 #                   the paper's 300^3, then the Hx rows bench takes in f64 and with uniform
@@ -221,18 +222,22 @@ $(BUILD)/cputime: scripts/cputime.c $(BUILD)/libfdtd.a
 
 FUZZ_SECONDS ?= 60
 FUZZFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(INCLUDES)
-fuzz:
-	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/cli_corpus $(BUILD)/fuzz/embed_corpus
-	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_spec stencils/fuzz_spec.c stencils/spec.c -lm
-	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_cli cli/fuzz_cli.c cli/cli.c stencils/spec.c -lm
-	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_embed codegen/fuzz_embed.c codegen/embed.c
-	# New inputs go to the build folder; copy a crashing one into tests/fuzz_corpus as a regression test.
-	$(BUILD)/fuzz/fuzz_spec -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
-	  $(BUILD)/fuzz/corpus tests/fuzz_corpus
-	$(BUILD)/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=64 -artifact_prefix=$(BUILD)/fuzz/ \
-	  $(BUILD)/fuzz/cli_corpus tests/fuzz_cli_corpus
-	$(BUILD)/fuzz/fuzz_embed -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -artifact_prefix=$(BUILD)/fuzz/ \
-	  $(BUILD)/fuzz/embed_corpus tests/fuzz_corpus
+# Each fuzzer's sources, and its longest input, corpus folder and seeds. They run side by side
+# (make's -j: every core), each for FUZZ_SECONDS.
+FUZZERS        := spec cli embed
+FUZZ_spec_SRC  := stencils/fuzz_spec.c stencils/spec.c
+FUZZ_spec_RUN  := -max_len=2048 $(BUILD)/fuzz/corpus tests/fuzz_corpus
+FUZZ_cli_SRC   := cli/fuzz_cli.c cli/cli.c stencils/spec.c
+FUZZ_cli_RUN   := -max_len=64 $(BUILD)/fuzz/cli_corpus tests/fuzz_cli_corpus
+FUZZ_embed_SRC := codegen/fuzz_embed.c codegen/embed.c
+FUZZ_embed_RUN := -max_len=2048 $(BUILD)/fuzz/embed_corpus tests/fuzz_corpus
+.PHONY: $(FUZZERS:%=fuzz-%)
+fuzz: $(FUZZERS:%=fuzz-%)
+# New inputs go to the build folder; copy a crashing one into tests/fuzz_corpus as a regression test.
+$(FUZZERS:%=fuzz-%): fuzz-%:
+	@mkdir -p $(word 2,$(FUZZ_$*_RUN))
+	clang $(FUZZFLAGS) -o $(BUILD)/fuzz/fuzz_$* $(FUZZ_$*_SRC) -lm
+	$(BUILD)/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(BUILD)/fuzz/ $(FUZZ_$*_RUN)
 
 clean:
 	rm -rf $(BUILD)
