@@ -3,7 +3,8 @@
  * from one pointer per array (OFF, LD), the strides (compiled in for a variant of trait strides:
  * kernels_cpu/jit.c passes -DSY=<sy> -DSZ=<sz>; without them, the launch's), the node counts along
  * z the $ZBODYn and $FZBODYn bodies are compiled for, with the checks of a launch that go with
- * both, and the tiles of rows and planes that the OpenMP threads share. */
+ * both, the tiles of rows and planes that the OpenMP threads share, and with AVX-512 the masked
+ * stores of a vector's lanes (regza's sweep, the fused step's row ends). */
 #ifndef KERNELS_CPU_VEC_ROW_H
 #define KERNELS_CPU_VEC_ROW_H
 
