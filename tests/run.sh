@@ -90,11 +90,18 @@ if [ -z "${ONLY:-}" ]; then
     cat "$out/warm"
 fi
 
-for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] && asked "$(basename "$t")" && queue "$(basename "$t")" "$t"
-done
-for t in tests/test_*.sh; do
-    [ -f "$t" ] && asked "$(basename "$t")" && queue "$(basename "$t")" sh "$t"
+# The slowest first (then the rest in the files' order), so that the run does not end on one of
+# them alone with a core idle.
+queued=" "
+for t in "$BUILD/tests/test_cpu_kernels" tests/test_cli.sh tests/test_cache.sh "$BUILD"/tests/test_* tests/test_*.sh; do
+    name=$(basename "$t")
+    case "$queued" in *" $name "*) continue ;; esac
+    asked "$name" || continue
+    case $t in
+    *.sh) [ -f "$t" ] && queue "$name" sh "$t" ;;
+    *) [ -x "$t" ] && queue "$name" "$t" ;;
+    esac
+    queued="$queued$name "
 done
 wait
 show
