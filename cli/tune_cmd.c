@@ -398,18 +398,32 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     final_few(q, e);
 }
 
-/* Measures the step c with `reps` samples at each launch of l, records each in t and keeps the
- * fastest in e; a launch the step refuses (step_measure's why) is skipped. */
-static void try_steps(struct session *s, struct step_run *c, const struct shapes *l, int reps, struct tuned_entry *e,
-                      struct timed *t, const int grid[3], char *why, size_t n)
+/* Step c at launch i of l (its block, nodes, tiling). */
+static struct step_config step_at(struct step_config c, const struct shapes *l, int i)
 {
-#pragma omp parallel for schedule(dynamic) /* every launch's kernels compiled first, in parallel */
-    for (int i = 0; i < l->n; i++) {
-        struct step_config launch = c->c;
-        memcpy(launch.block, l->b[i], sizeof launch.block);
-        launch.nodes = l->nodes[i], launch.rows = l->rows[i], launch.stages = l->stages[i];
-        step_prepare(&launch);
-    }
+    memcpy(c.block, l->b[i], sizeof c.block);
+    c.nodes = l->nodes[i], c.rows = l->rows[i], c.stages = l->stages[i];
+    return c;
+}
+
+/* Compiles the kernels of n steps' launches, one launch a core; returns the seconds it took. */
+static double prepare_steps(const struct step_config *launches, int n)
+{
+    const double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic)
+    for (int i = 0; i < n; i++) step_prepare(&launches[i]);
+    return omp_get_wtime() - t0;
+}
+
+/* Measures the step c with `reps` samples at each launch of l, records each in t and keeps the
+ * fastest in e; a launch the step refuses (step_measure's why) is skipped. Adds the seconds spent
+ * compiling the launches' kernels (all first, in parallel) to *compiling. */
+static void try_steps(struct session *s, struct step_run *c, const struct shapes *l, int reps, struct tuned_entry *e,
+                      struct timed *t, const int grid[3], double *compiling, char *why, size_t n)
+{
+    struct step_config launches[MAX_SHAPES];
+    for (int i = 0; i < l->n; i++) launches[i] = step_at(c->c, l, i);
+    *compiling += prepare_steps(launches, l->n);
     const struct variant_traits *vt = step_fused_traits(s->device, c->c.variant);
     const int temporal = vt && vt->planes; /* a launch's nodes: its steps per pass (tuned.h) */
     for (int i = 0; i < l->n; i++) {
@@ -463,83 +477,113 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                          given_grid[0] ? given_grid[2] : DEFAULT_GRID};
     const char *fused[8];
     const int nf = step_fused_variants(DEV_GPU, fused, 8);
-    int tuned = 0;
+    int tuned = 0, npending = 0, nlaunches = 0;
     session_bandwidth(s, 0); /* the tuned file's header names it */
-    step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
     const double start = omp_get_wtime();
+    /* The steps to tune and their first launches, whose kernels are then compiled all at once:
+     * compiled a step at a time (ten launches, two kernels each), most of the host's cores idled,
+     * and tune --step took 124 s on the H200's 16 cores, mostly compiling. */
+    struct pending {
+        struct step_run c;
+        struct tuned_entry e;
+        struct shapes first;
+    } *pending = calloc((size_t)(nf * ns * NCOEF_STORAGES), sizeof *pending);
+    struct step_config *launches = calloc((size_t)(nf * ns * NCOEF_STORAGES) * MAX_SHAPES, sizeof *launches);
+    if (!pending || !launches) cli_error("tune --step: out of memory");
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < ns; i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
                 char key[sizeof ((struct tuned_entry *)0)->variant];
                 snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
-                struct tuned_entry e = kernel_key(key, sl[i], HX, precision, coef, grid);
+                struct pending *p = &pending[npending];
+                p->e = kernel_key(key, sl[i], HX, precision, coef, grid);
+                p->c = (struct step_run){.c = {.b = s->b, .s = sl[i], .precision = precision, .coef = coef,
+                                               .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
+                                         .variant = fused[v], .steps = 2, .reps = reps}; /* screening; then 5 */
                 double w[MAX_GROUPS];
                 char why[512];
-                struct step_run c = {.c = {.b = s->b, .s = sl[i], .precision = precision, .coef = coef,
-                                           .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
-                                     .variant = fused[v], .steps = 2, .reps = reps}; /* screening; then 5 */
-                if (!step_supported(&c.c) || (!force && table_find(table, &e))) continue;
-                const struct variant_traits *t = step_traits(&c.c); /* this storage's kernels' */
+                if (!step_supported(&p->c.c) || (!force && table_find(table, &p->e))) continue;
+                const struct variant_traits *t = step_traits(&p->c.c); /* this storage's kernels' */
                 if (t->planes) continue; /* the GPU wave: slower than fused at every T tried (notes) */
-                if (step_vacuum(&c.c, w, why, sizeof why) || step_fits(&c, &s->desc, why, sizeof why)) {
+                if (step_vacuum(&p->c.c, w, why, sizeof why) || step_fits(&p->c, &s->desc, why, sizeof why)) {
                     fprintf(stderr, "tune --step: %s %s: %s\n", sl[i]->name, coef_names[coef], why);
                     continue;
                 }
-                const int flat = t->flat;
-                const int(*shapes)[3] = flat ? tiles : blocks, *zn = flat ? tile_nodes : block_nodes;
-                const int nshapes = flat ? (int)(sizeof tiles / sizeof tiles[0]) : (int)(sizeof blocks / sizeof blocks[0]);
+                const int(*shapes)[3] = t->flat ? tiles : blocks;
+                const int nshapes = t->flat ? (int)(sizeof tiles / sizeof tiles[0]) : (int)(sizeof blocks / sizeof blocks[0]);
                 int rows = 0, stages = 0;
                 declared_tiling(t, &rows, &stages);
-                struct timed seen = {0}, again = {0};
-                struct shapes first = {0}, top = {0}, second = {0}, other = {0}, final = {0};
-                e.mcells_per_s = -1;
                 for (int b = 0; b < nshapes; b++) { /* a pipelined one at its depth and one less (coarse_shapes) */
-                    add_launch(&first, shapes[b], zn[0], rows, stages);
-                    if (stages > 1) add_launch(&first, shapes[b], zn[0], rows, stages - 1);
+                    add_launch(&p->first, shapes[b], t->flat ? tile_nodes[0] : block_nodes[0], rows, stages);
+                    if (stages > 1) add_launch(&p->first, shapes[b], t->flat ? tile_nodes[0] : block_nodes[0], rows, stages - 1);
                 }
-                try_steps(s, &c, &first, 1, &e, &seen, grid, why, sizeof why);
-                fastest(&seen, STEP_SECOND_NODES, 0, &top);
-                for (int b = 0; b < top.n; b++) add_launch(&second, top.b[b], zn[1], rows, stages);
-                try_steps(s, &c, &second, 1, &e, &seen, grid, why, sizeof why);
-                if (e.mcells_per_s >= 0) other_tiling(t, e.block, e.nodes, e.rows, e.stages, &other);
-                try_steps(s, &c, &other, 1, &e, &seen, grid, why, sizeof why);
-                c.steps = 5; /* the final few and the register caps: longer samples */
-                if (reps > 1 && e.mcells_per_s >= 0) {
-                    fastest(&seen, FINALS, FINAL_CLOSE, &final);
-                    e.mcells_per_s = -1;
-                    try_steps(s, &c, &final, reps, &e, &again, grid, why, sizeof why);
-                }
-                if (e.mcells_per_s < 0) {
-                    fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[coef],
-                            fused[v], why);
-                    continue;
-                }
-                if (!flat) { /* then register caps at the winner's launch (FUSED_MAXNREG: -3 to +16%, notes) */
-                    static const int caps[] = {40, 48, 64};
-                    struct shapes win = {0};
-                    struct timed capped = {0}; /* try_steps' record: one launch, each cap overwriting it */
-                    add_launch(&win, e.block, e.nodes, e.rows, e.stages);
-                    for (size_t r = 0; r < sizeof caps / sizeof caps[0]; r++) {
-                        const double before = e.mcells_per_s;
-                        c.c.regs = caps[r];
-                        try_steps(s, &c, &win, reps, &e, &capped, grid, why, sizeof why);
-                        if (e.mcells_per_s > before) e.regs = caps[r];
-                    }
-                    c.c.regs = 0;
-                }
-                char cap[32] = "";
-                if (e.regs) snprintf(cap, sizeof cap, ", %d registers at most", e.regs);
-                fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes%s%s, %.1f MCells/s (cells x steps), %.1f GB/s\n",
-                        e.scheme, coef_names[coef], fused[v], e.block[0], e.block[1], e.block[2], e.nodes,
-                        tiling_text(e.rows, e.stages), cap, e.mcells_per_s, e.gbs);
-                table_put(table, &e);
-                table_write(table, path, s, grid);
-                tuned_print(stdout, &e);
-                tuned++;
+                for (int l = 0; l < p->first.n; l++) launches[nlaunches++] = step_at(p->c.c, &p->first, l);
+                npending++;
             }
+    double compiling = prepare_steps(launches, nlaunches);
+    free(launches);
+    step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
+    for (struct pending *p = pending; p < pending + npending; p++) {
+        struct step_run c = p->c;
+        struct tuned_entry e = p->e;
+        char why[512];
+        const struct variant_traits *t = step_traits(&c.c);
+        const int flat = t->flat, *zn = flat ? tile_nodes : block_nodes;
+        int rows = 0, stages = 0;
+        declared_tiling(t, &rows, &stages);
+        struct timed seen = {0}, again = {0};
+        struct shapes top = {0}, second = {0}, other = {0}, final = {0};
+        e.mcells_per_s = -1;
+        try_steps(s, &c, &p->first, 1, &e, &seen, grid, &compiling, why, sizeof why);
+        fastest(&seen, STEP_SECOND_NODES, 0, &top);
+        for (int b = 0; b < top.n; b++) add_launch(&second, top.b[b], zn[1], rows, stages);
+        try_steps(s, &c, &second, 1, &e, &seen, grid, &compiling, why, sizeof why);
+        if (e.mcells_per_s >= 0) other_tiling(t, e.block, e.nodes, e.rows, e.stages, &other);
+        try_steps(s, &c, &other, 1, &e, &seen, grid, &compiling, why, sizeof why);
+        c.steps = 5; /* the final few and the register caps: longer samples */
+        if (reps > 1 && e.mcells_per_s >= 0) {
+            fastest(&seen, FINALS, FINAL_CLOSE, &final);
+            e.mcells_per_s = -1;
+            try_steps(s, &c, &final, reps, &e, &again, grid, &compiling, why, sizeof why);
+        }
+        if (e.mcells_per_s < 0) {
+            fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[c.c.coef],
+                    c.variant, why);
+            continue;
+        }
+        if (!flat) { /* then register caps at the winner's launch (FUSED_MAXNREG: -3 to +16%, notes) */
+            static const int caps[] = {40, 48, 64};
+            enum { NCAPS = sizeof caps / sizeof caps[0] };
+            struct shapes win = {0};
+            struct timed capped = {0}; /* try_steps' record: one launch, each cap overwriting it */
+            struct step_config capped_launches[NCAPS];
+            add_launch(&win, e.block, e.nodes, e.rows, e.stages);
+            for (int r = 0; r < NCAPS; r++) capped_launches[r] = step_at(c.c, &win, 0), capped_launches[r].regs = caps[r];
+            compiling += prepare_steps(capped_launches, NCAPS); /* the three caps side by side */
+            for (int r = 0; r < NCAPS; r++) {
+                const double before = e.mcells_per_s;
+                c.c.regs = caps[r];
+                try_steps(s, &c, &win, reps, &e, &capped, grid, &compiling, why, sizeof why);
+                if (e.mcells_per_s > before) e.regs = caps[r];
+            }
+            c.c.regs = 0;
+        }
+        char cap[32] = "";
+        if (e.regs) snprintf(cap, sizeof cap, ", %d registers at most", e.regs);
+        fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes%s%s, %.1f MCells/s (cells x steps), %.1f GB/s\n",
+                e.scheme, coef_names[c.c.coef], c.variant, e.block[0], e.block[1], e.block[2], e.nodes,
+                tiling_text(e.rows, e.stages), cap, e.mcells_per_s, e.gbs);
+        table_put(table, &e);
+        table_write(table, path, s, grid);
+        tuned_print(stdout, &e);
+        tuned++;
+    }
     step_measure_keep(0);
+    free(pending);
     if (!tuned) fprintf(stderr, "tune --step: nothing to tune (%s has every step; --force tunes again)\n", path);
-    else fprintf(stderr, "tune --step: %d GPU steps tuned in %.0f s (%s)\n", tuned, omp_get_wtime() - start, path);
+    else
+        fprintf(stderr, "tune --step: %d GPU steps tuned in %.0f s (compiling on %d threads %.0f s of it)\n  (%s)\n",
+                tuned, omp_get_wtime() - start, omp_get_max_threads(), compiling, path);
     return 0;
 }
 
@@ -589,6 +633,7 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
     session_bandwidth(&s, threads);
     step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
     const double start = omp_get_wtime();
+    double compiling = 0; /* try_steps's: the launches' kernels are compiled ahead above */
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < ns; i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
@@ -612,7 +657,7 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                     for (int nodes = 1; nodes <= CPU_MAX_NODES; nodes++) add_launch(&first, cpu_tiles[x], nodes, 0, 0);
                 for (size_t x = 0; t->planes && x < sizeof first_tsteps / sizeof first_tsteps[0]; x++)
                     add_launch(&first, whole, first_tsteps[x], 0, 0);
-                try_steps(&s, &c, &first, 1, &e, &seen, grid, why, sizeof why);
+                try_steps(&s, &c, &first, 1, &e, &seen, grid, &compiling, why, sizeof why);
                 /* then one step less and more a plane at a time, and the best with wider tiles */
                 const int best = e.nodes, around[4][2] = {{best - 1, 1}, {best + 1, 1}, {best, 2}, {best, 4}};
                 for (int x = 0; x < 4 && t->planes && e.mcells_per_s >= 0; x++) {
@@ -621,11 +666,11 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                         launch_index(&seen.s, tile, around[x][0], 0, 0) < 0)
                         add_launch(&next, tile, around[x][0], 0, 0);
                 }
-                try_steps(&s, &c, &next, 1, &e, &seen, grid, why, sizeof why);
+                try_steps(&s, &c, &next, 1, &e, &seen, grid, &compiling, why, sizeof why);
                 if (reps > 1 && e.mcells_per_s >= 0) {
                     fastest(&seen, FINALS, FINAL_CLOSE, &final);
                     e.mcells_per_s = -1;
-                    try_steps(&s, &c, &final, reps, &e, &again, grid, why, sizeof why);
+                    try_steps(&s, &c, &final, reps, &e, &again, grid, &compiling, why, sizeof why);
                 }
                 if (e.mcells_per_s < 0) {
                     fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[coef],
