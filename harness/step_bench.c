@@ -25,6 +25,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
     if (results_open_with(&rf, dir, folder, "step", NULL)) return 1;
     step_csv_header(rf.f);
     session_bandwidth(s, 0);
+    const double start = omp_get_wtime();
     /* Every step's kernels compiled first, on every core (the layer's with the components' row
      * that has one, as below). */
 #pragma omp parallel for collapse(3) schedule(dynamic) num_threads(omp_get_num_procs()) if (s->b->prepare)
@@ -82,6 +83,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
         results_abort(&rf);
         return 1;
     }
+    fprintf(stderr, "bench: %d whole steps measured in %.0f s (%s)\n", n, omp_get_wtime() - start, rf.path);
     if (results_close(&rf) || report_steps(rf.path)) return 1;
     return failures ? 1 : 0;
 }

@@ -6,8 +6,9 @@
 # Shows the GPU, builds (plain C: the GPU kernels are compiled at run time by NVRTC for this GPU,
 # into the kernel cache), runs make test, then build/fdtdbench with each argument's words in
 # turn (a failed one does not stop the next), each timed, and packs
-# the results/ files this session wrote into $OUT/results.tgz. Logs: $OUT/*.log. Everything
-# runs inside SESSION_SECONDS (570, under the tool's 600 s limit), so the packing always happens.
+# the results/ files this session wrote into $OUT/results.tgz; its logs (*.log, and *.clock: each
+# line behind the time it came) into $OUT/logs.tgz. Everything runs inside SESSION_SECONDS (570,
+# under the tool's 600 s limit), so the packing always happens.
 # Exit status: 0 if every step that ran succeeded. Environment: BUILD (build), JOBS (16),
 # SKIP_TESTS=1 to go straight to the benchmark (a later call in a session that tested already),
 # FRESH=1 to start as a new GPU would: no tuned file for it, an empty kernel cache; FRESH=again
@@ -25,6 +26,16 @@ mk=(make -j"${JOBS:-16}" BUILD="$BUILD")
 times=""
 build="not run" tests="not run" bench=""
 
+# Shows each line of its input and keeps it in FILE behind the time it came (the time split of a
+# long command, e.g. make bench's tables).
+clocked() { # FILE
+    local line
+    while IFS= read -r line; do
+        printf '%(%T)T %s\n' -1 "$line" >>"$1"
+        printf '%s\n' "$line"
+    done
+}
+
 # Runs COMMAND... with its output shown and kept in $OUT/LOG, stopped SPARE seconds before the
 # deadline; prints its exit status (124: stopped at the deadline).
 step() { # LOG SPARE COMMAND...
@@ -34,7 +45,7 @@ step() { # LOG SPARE COMMAND...
     if [ "$left" -le 5 ]; then echo "(no time left for: $*)"; return 124; fi
     echo "== $* (at most ${left}s)"
     local t0=$(date +%s) rc
-    timeout --kill-after=10 "$left" "$@" 2>&1 | tee "$OUT/$log"
+    timeout --kill-after=10 "$left" "$@" 2>&1 | tee "$OUT/$log" | clocked "$OUT/${log%.log}.clock"
     rc=${PIPESTATUS[0]}
     times="$times${times:+, }$log $(($(date +%s) - t0))s"
     return "$rc"
@@ -90,7 +101,7 @@ if [ "${FRESH:-0}" != 0 ] && [ -f "results/tuned/$slug.conf" ]; then # for a FRE
 fi
 
 # At most 8 files come back: keep the test log and the summary files, pack the other logs.
-(cd "$OUT" && ls ./*.log 2>/dev/null | grep -v '^./test.log$' | tar czf logs.tgz -T - && ls ./*.log | grep -v '^./test.log$' | xargs rm -f)
+(cd "$OUT" && ls ./*.log ./*.clock 2>/dev/null | grep -v '^./test.log$' | tar czf logs.tgz -T - && ls ./*.log ./*.clock 2>/dev/null | grep -v '^./test.log$' | xargs rm -f)
 find results -type f -newer "$stamp" 2>/dev/null | sort >"$OUT/results.list"
 if [ -s "$OUT/results.list" ]; then
     tar czf "$OUT/results.tgz" -T "$OUT/results.list"
