@@ -88,7 +88,7 @@ static int same_step(const struct decomp_config *x, const struct decomp_config *
 
 int step_sample_steps(double ms_per_step, int tsteps)
 {
-    const double SAMPLE_SECONDS = 0.25;
+    const double SAMPLE_SECONDS = 0.1;
     const int t = tsteps > 1 ? tsteps : 1;
     int steps = ms_per_step > 0 ? (int)ceil(1e3 * SAMPLE_SECONDS / ms_per_step) : STEP_SAMPLE_MAX;
     steps = steps < STEP_SAMPLE_MAX ? steps : STEP_SAMPLE_MAX;

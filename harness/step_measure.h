@@ -53,9 +53,10 @@ int step_fits(const struct step_run *c, const struct device_desc *d, char *why, 
 
 /* Steps per timed sample where none were asked for: as many as last SAMPLE_SECONDS by the
  * warm-up's time per step, at most STEP_SAMPLE_MAX, whole passes of a temporally blocked step. On
- * a GPU at 512^3 that is STEP_SAMPLE_MAX (milliseconds a step); at the CPU's 300^3, where a step
- * takes a tenth of a second or more, one to three, and bench's CPU step table takes a fifth of the
- * time ten steps a sample did. */
+ * a GPU at 512^3 that is STEP_SAMPLE_MAX (milliseconds a step); at the CPU's 300^3 on this
+ * project's 2-core VM, where a step takes a tenth of a second or more, one; on a 16-core host
+ * (30-60 ms a step) two to four, where a quarter of a second a sample made bench's CPU step table
+ * take 128 s. */
 enum { STEP_SAMPLE_MAX = 10 };
 int step_sample_steps(double ms_per_step, int tsteps);
 
