@@ -453,6 +453,36 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
     }
 }
 
+/* One step's search in tune --step. */
+struct step_search {
+    struct step_run c;
+    struct tuned_entry e; /* the fastest launch so far (mcells_per_s -1: none worked) */
+    struct shapes next;   /* the phase's launches */
+    struct timed seen;    /* every screened launch */
+    char why[256];        /* the last refusal */
+};
+
+/* Compiles the next launches of n searches, each with every register cap of caps (none: ncaps
+ * 0), all at once; returns the seconds it took. */
+static double prepare_searches(const struct step_search *p, int n, const int *caps, int ncaps)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) count += p[i].next.n * (ncaps ? ncaps : 1);
+    struct step_config *l = calloc((size_t)count + 1, sizeof *l);
+    if (!l) cli_error("tune --step: out of memory");
+    count = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < p[i].next.n; j++)
+            for (int r = 0; r < (ncaps ? ncaps : 1); r++) {
+                l[count] = step_at(p[i].c.c, &p[i].next, j);
+                if (ncaps) l[count].regs = caps[r];
+                count++;
+            }
+    const double seconds = prepare_steps(l, count);
+    free(l);
+    return seconds;
+}
+
 /* --step: the fused full step's launch on this GPU, for each fused variant, scheme and
  * coefficient storage it has, searched over a fixed set (fused: 1-D and flat blocks of one node
  * per thread, then two for the three fastest; a tiled variant (flat): the tiles fused25d compiles,
@@ -477,26 +507,23 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                          given_grid[0] ? given_grid[2] : DEFAULT_GRID};
     const char *fused[8];
     const int nf = step_fused_variants(DEV_GPU, fused, 8);
-    int tuned = 0, npending = 0, nlaunches = 0;
+    int tuned = 0, npending = 0;
     session_bandwidth(s, 0); /* the tuned file's header names it */
     const double start = omp_get_wtime();
-    /* The steps to tune and their first launches, whose kernels are then compiled all at once:
-     * compiled a step at a time (ten launches, two kernels each), most of the host's cores idled,
-     * and tune --step took 124 s on the H200's 16 cores, mostly compiling. */
-    struct pending {
-        struct step_run c;
-        struct tuned_entry e;
-        struct shapes first;
-    } *pending = calloc((size_t)(nf * ns * NCOEF_STORAGES), sizeof *pending);
-    struct step_config *launches = calloc((size_t)(nf * ns * NCOEF_STORAGES) * MAX_SHAPES, sizeof *launches);
-    if (!pending || !launches) cli_error("tune --step: out of memory");
+    /* The steps to tune, searched phase by phase over all of them, each phase's launches compiled
+     * at once: compiled a step and a phase at a time (ten launches of two kernels, then three,
+     * then the three register caps), most of the host's cores idled, and tune --step took 124 s
+     * on the H200's 16 cores, mostly compiling. */
+    struct step_search *pending = calloc((size_t)(nf * ns * NCOEF_STORAGES), sizeof *pending);
+    if (!pending) cli_error("tune --step: out of memory");
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < ns; i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
                 char key[sizeof ((struct tuned_entry *)0)->variant];
                 snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
-                struct pending *p = &pending[npending];
+                struct step_search *p = &pending[npending];
                 p->e = kernel_key(key, sl[i], HX, precision, coef, grid);
+                p->e.mcells_per_s = -1;
                 p->c = (struct step_run){.c = {.b = s->b, .s = sl[i], .precision = precision, .coef = coef,
                                                .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
                                          .variant = fused[v], .steps = 2, .reps = reps}; /* screening; then 5 */
@@ -511,71 +538,78 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 }
                 const int(*shapes)[3] = t->flat ? tiles : blocks;
                 const int nshapes = t->flat ? (int)(sizeof tiles / sizeof tiles[0]) : (int)(sizeof blocks / sizeof blocks[0]);
+                const int zn = t->flat ? tile_nodes[0] : block_nodes[0];
                 int rows = 0, stages = 0;
                 declared_tiling(t, &rows, &stages);
                 for (int b = 0; b < nshapes; b++) { /* a pipelined one at its depth and one less (coarse_shapes) */
-                    add_launch(&p->first, shapes[b], t->flat ? tile_nodes[0] : block_nodes[0], rows, stages);
-                    if (stages > 1) add_launch(&p->first, shapes[b], t->flat ? tile_nodes[0] : block_nodes[0], rows, stages - 1);
+                    add_launch(&p->next, shapes[b], zn, rows, stages);
+                    if (stages > 1) add_launch(&p->next, shapes[b], zn, rows, stages - 1);
                 }
-                for (int l = 0; l < p->first.n; l++) launches[nlaunches++] = step_at(p->c.c, &p->first, l);
                 npending++;
             }
-    double compiling = prepare_steps(launches, nlaunches);
-    free(launches);
-    step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
-    for (struct pending *p = pending; p < pending + npending; p++) {
-        struct step_run c = p->c;
-        struct tuned_entry e = p->e;
-        char why[512];
-        const struct variant_traits *t = step_traits(&c.c);
-        const int flat = t->flat, *zn = flat ? tile_nodes : block_nodes;
-        int rows = 0, stages = 0;
-        declared_tiling(t, &rows, &stages);
-        struct timed seen = {0}, again = {0};
-        struct shapes top = {0}, second = {0}, other = {0}, final = {0};
-        e.mcells_per_s = -1;
-        try_steps(s, &c, &p->first, 1, &e, &seen, grid, &compiling, why, sizeof why);
-        fastest(&seen, STEP_SECOND_NODES, 0, &top);
-        for (int b = 0; b < top.n; b++) add_launch(&second, top.b[b], zn[1], rows, stages);
-        try_steps(s, &c, &second, 1, &e, &seen, grid, &compiling, why, sizeof why);
-        if (e.mcells_per_s >= 0) other_tiling(t, e.block, e.nodes, e.rows, e.stages, &other);
-        try_steps(s, &c, &other, 1, &e, &seen, grid, &compiling, why, sizeof why);
-        c.steps = 5; /* the final few and the register caps: longer samples */
-        if (reps > 1 && e.mcells_per_s >= 0) {
-            fastest(&seen, FINALS, FINAL_CLOSE, &final);
-            e.mcells_per_s = -1;
-            try_steps(s, &c, &final, reps, &e, &again, grid, &compiling, why, sizeof why);
+    double compiling = 0;
+    step_measure_keep(1); /* a step's arrays allocated and filled once for its launches of a phase */
+    for (int phase = 0; phase < 3; phase++) { /* the first launches, the second node count, the tilings */
+        if (phase > 0)
+            for (struct step_search *p = pending; p < pending + npending; p++) {
+                const struct variant_traits *t = step_traits(&p->c.c);
+                int rows = 0, stages = 0;
+                declared_tiling(t, &rows, &stages);
+                struct shapes top = {0};
+                memset(&p->next, 0, sizeof p->next);
+                if (phase == 1) {
+                    fastest(&p->seen, STEP_SECOND_NODES, 0, &top);
+                    for (int b = 0; b < top.n; b++) add_launch(&p->next, top.b[b], t->flat ? tile_nodes[1] : block_nodes[1], rows, stages);
+                } else if (p->e.mcells_per_s >= 0)
+                    other_tiling(t, p->e.block, p->e.nodes, p->e.rows, p->e.stages, &p->next);
+            }
+        compiling += prepare_searches(pending, npending, NULL, 0);
+        for (struct step_search *p = pending; p < pending + npending; p++)
+            try_steps(s, &p->c, &p->next, 1, &p->e, &p->seen, grid, &compiling, p->why, sizeof p->why);
+    }
+    /* the final few with longer samples, then the fused winners with their registers capped (FUSED_MAXNREG:
+     * -3 to +16%, notes), every step's caps compiled at once */
+    static const int caps[] = {40, 48, 64};
+    enum { NCAPS = sizeof caps / sizeof caps[0] };
+    for (struct step_search *p = pending; p < pending + npending; p++) {
+        struct shapes final = {0};
+        struct timed again = {0};
+        p->c.steps = 5;
+        memset(&p->next, 0, sizeof p->next);
+        if (reps > 1 && p->e.mcells_per_s >= 0) {
+            fastest(&p->seen, FINALS, FINAL_CLOSE, &final);
+            p->e.mcells_per_s = -1;
+            try_steps(s, &p->c, &final, reps, &p->e, &again, grid, &compiling, p->why, sizeof p->why);
         }
-        if (e.mcells_per_s < 0) {
-            fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[c.c.coef],
-                    c.variant, why);
+        if (p->e.mcells_per_s >= 0 && !step_traits(&p->c.c)->flat)
+            add_launch(&p->next, p->e.block, p->e.nodes, p->e.rows, p->e.stages);
+    }
+    compiling += prepare_searches(pending, npending, caps, NCAPS);
+    for (struct step_search *p = pending; p < pending + npending; p++) {
+        struct tuned_entry *e = &p->e;
+        if (e->mcells_per_s < 0) {
+            fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e->scheme, coef_names[p->c.c.coef],
+                    p->c.variant, p->why);
             continue;
         }
-        if (!flat) { /* then register caps at the winner's launch (FUSED_MAXNREG: -3 to +16%, notes) */
-            static const int caps[] = {40, 48, 64};
-            enum { NCAPS = sizeof caps / sizeof caps[0] };
-            struct shapes win = {0};
+        if (p->next.n) { /* the register caps at the winner's launch */
             struct timed capped = {0}; /* try_steps' record: one launch, each cap overwriting it */
-            struct step_config capped_launches[NCAPS];
-            add_launch(&win, e.block, e.nodes, e.rows, e.stages);
-            for (int r = 0; r < NCAPS; r++) capped_launches[r] = step_at(c.c, &win, 0), capped_launches[r].regs = caps[r];
-            compiling += prepare_steps(capped_launches, NCAPS); /* the three caps side by side */
             for (int r = 0; r < NCAPS; r++) {
-                const double before = e.mcells_per_s;
-                c.c.regs = caps[r];
-                try_steps(s, &c, &win, reps, &e, &capped, grid, &compiling, why, sizeof why);
-                if (e.mcells_per_s > before) e.regs = caps[r];
+                const double before = e->mcells_per_s;
+                p->c.c.regs = caps[r];
+                try_steps(s, &p->c, &p->next, reps, e, &capped, grid, &compiling, p->why, sizeof p->why);
+                if (e->mcells_per_s > before) e->regs = caps[r];
             }
-            c.c.regs = 0;
+            p->c.c.regs = 0;
         }
         char cap[32] = "";
-        if (e.regs) snprintf(cap, sizeof cap, ", %d registers at most", e.regs);
+        if (e->regs) snprintf(cap, sizeof cap, ", %d registers at most", e->regs);
         fprintf(stderr, "tune --step: %s %s %s: best %dx%dx%d, %d nodes%s%s, %.1f MCells/s (cells x steps), %.1f GB/s\n",
-                e.scheme, coef_names[c.c.coef], c.variant, e.block[0], e.block[1], e.block[2], e.nodes,
-                tiling_text(e.rows, e.stages), cap, e.mcells_per_s, e.gbs);
-        table_put(table, &e);
+                e->scheme, coef_names[p->c.c.coef], p->c.variant, e->block[0], e->block[1], e->block[2], e->nodes,
+                tiling_text(e->rows, e->stages), cap, e->mcells_per_s, e->gbs);
+        table_put(table, e);
         table_write(table, path, s, grid);
-        tuned_print(stdout, &e);
+        tuned_print(stdout, e);
         tuned++;
     }
     step_measure_keep(0);
