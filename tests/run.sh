@@ -78,17 +78,10 @@ queue() { # NAME COMMAND...: starts it once fewer than $jobs tests are running
 
 asked() { [ -z "${ONLY:-}" ] || case " $ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 
-# Every CPU kernel the tests compile, first, on every core: the tests then find them in the cache
-# instead of compiling them one at a time. The grid is test_cpu_kernels' large one, whose strides
-# the regz and regza kernels are compiled for; the other tests take every other kernel there is.
-if [ -z "${ONLY:-}" ]; then
-    echo "== compiling the CPU kernels into the run's kernel cache"
-    if ! "$FDTDBENCH" cache --warm --device cpu --grid 37x29x23 >"$out/warm" 2>&1; then
-        echo "FAIL warming the kernel cache:"
-        failed=$((failed + 1))
-    fi
-    cat "$out/warm"
-fi
+# No kernel is compiled ahead: the tests compile what they use, side by side (a stage that compiled
+# every CPU kernel on every core first, 720 of them for test_cpu_kernels' grid, made make test
+# 16 s slower and its sanitized run 23 s slower on the 2-core VM: not every one is used, and the
+# tests' own compiling overlaps the other test's checks).
 
 # The slowest first (then the rest in the files' order), so that the run does not end on one of
 # them alone with a core idle.

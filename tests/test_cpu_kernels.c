@@ -7,8 +7,7 @@
 #include "jit.h"
 #include "measure.h"
 
-/* Odd sizes, several tile shapes: no tile divides the grid evenly. tests/run.sh compiles every kernel
- * before the tests, those of trait strides for the first grid's: change both together. */
+/* Odd sizes, several tile shapes: no tile divides the grid evenly. */
 static const int grids[][3] = {{37, 29, 23}, {9, 7, 5}};
 static const int tiles[][3] = {{0, 0, 1}, {0, 4, 3}, {0, 5, 2}};
 
