@@ -19,6 +19,12 @@ static struct kernel_args launch_on(const int g[3])
     return a;
 }
 
+/* A kernel compiled for its grid's strides is compiled again for the small grid in f32 only,
+ * whose 9-point rows are shorter than one vector (16 lanes); in f64 (8 lanes) the small grid's
+ * rows hold a vector and a point, as the large grid's do (37 = 4 x 8 + 5), and its 120 extra
+ * compilations took a quarter of the test. Every other kernel runs on both grids. */
+static int small_grid_too(const struct kernel_entry *k) { return !k->traits.strides || k->precision == F32; }
+
 /* Every kernel at every launch above, each with one node per pass; a marching kernel (nodes along z
  * per pass) also at two to four nodes, on the small grid at every tile and on the large one at a
  * tile its passes do not divide (the large grid's reference costs most of this test's time). A
@@ -37,14 +43,14 @@ static void test_every_cpu_kernel_matches_reference(void)
         for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
             /* One compilation serves every grid but for a kernel of trait strides: asked again here, a
              * thread would wait for the one compiling it instead of compiling another. */
-            if (g > 0 && !cpu_kernel_table[i].traits.strides) continue;
+            if (g > 0 && (!cpu_kernel_table[i].traits.strides || !small_grid_too(&cpu_kernel_table[i]))) continue;
             const struct kernel_args a = launch_on(grids[g]);
             char why[256];
             b->prepare(&cpu_kernel_table[i], &a, why, sizeof why); /* a kernel that does not compile ends the test */
             per_strides += cpu_kernel_table[i].traits.strides;
         }
-    printf("  %d kernels compiled (or read from the kernel cache) in %.1f s, %d of them once per grid's strides\n",
-           cpu_kernel_table_len, omp_get_wtime() - t0, per_strides / (int)(sizeof grids / sizeof grids[0]));
+    printf("  %d kernels compiled (or read from the kernel cache) in %.1f s, %d compilations for a grid's strides\n",
+           cpu_kernel_table_len, omp_get_wtime() - t0, per_strides);
     for (int i = 0; i < cpu_kernel_table_len; i++) {
         const struct kernel_entry *k = &cpu_kernel_table[i];
         for (int nodes = 1; nodes <= (k->traits.marches ? 4 : 1); nodes++)
@@ -52,7 +58,7 @@ static void test_every_cpu_kernel_matches_reference(void)
                 for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
                     char why[512];
                     double worst;
-                    if (nodes > 1 && g == 0 && t != 1) continue;
+                    if ((nodes > 1 && g == 0 && t != 1) || (g > 0 && !small_grid_too(k))) continue;
                     if (check_launch(b, k, grids[g], tiles[t], nodes, 1, 0, why, sizeof why)) {
                         CHECK(nodes > 1 || g > 0, "%s %s: the large grid refused: %s", k->scheme, k->variant, why);
                         refused++;
@@ -67,7 +73,7 @@ static void test_every_cpu_kernel_matches_reference(void)
     }
     /* 5 schemes x 6 components x 2 precisions x 2 storages, at least; regz compiled per strides. */
     CHECK(cpu_kernel_table_len >= 120, "only %d CPU kernels generated", cpu_kernel_table_len);
-    CHECK(per_strides >= 2 * 120, "only %d kernels compiled for a grid's strides", per_strides);
+    CHECK(per_strides >= 120 + 60, "only %d kernels compiled for a grid's strides", per_strides);
     printf("  %d verifications, %d launches refused by their kernel; largest error %.3f of its tolerance\n", checked,
            refused, worst_all);
 }
