@@ -63,7 +63,7 @@ int cmd_step(int argc, char **argv)
         {"scheme", CLI_TEXT, "NAME", "a built-in scheme (the reference scheme)", &scheme, 0, 0, NULL, 0},
         {"grid", CLI_TEXT, "N|NXxNYxNZ", "interior cells, each at least 4 (300 on the CPU, 512 on a GPU)", &grid, 0, 0,
          NULL, 0},
-        {"steps", CLI_INT, "K", "steps per timed sample (as many as last a quarter second, at most 10)", &c.steps, 1,
+        {"steps", CLI_INT, "K", "steps per timed sample (as many as last a tenth of a second, at most 10)", &c.steps, 1,
          INT_MAX, NULL, 0},
         {"variant", CLI_TEXT, "NAME",
          "components (each component's own kernel), fused (one kernel per half-step; on a GPU also fused25d, "
