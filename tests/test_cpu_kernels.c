@@ -30,8 +30,8 @@ static int small_grid_too(const struct kernel_entry *k) { return !k->traits.stri
  * tile its passes do not divide (the large grid's reference costs most of this test's time). A
  * launch the kernel refuses (its accepts(): a node count it was not compiled for, rows shorter
  * than its vector) is counted, not run; every kernel must take one node on the large grid. A
- * variant compiled for its launch's strides (regz) is compiled for each grid: each of its kernels
- * is verified as compiled for the odd grids' strides. */
+ * variant compiled for its launch's strides (regz) is compiled for each grid it runs on
+ * (small_grid_too): each of its kernels is verified as compiled for the odd grids' strides. */
 static void test_every_cpu_kernel_matches_reference(void)
 {
     const struct backend *b = cpu_backend();
