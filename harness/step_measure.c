@@ -161,9 +161,9 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         if (rc || !c->c.pml) continue;
         t0 = 1e3 * omp_get_wtime(); /* then the layer's passes alone, as many, or the closed box's steps */
         const int closed = decomp_layer_run(m, r->steps, why, n);
-        const double alone = (1e3 * omp_get_wtime() - t0) / r->steps;
+        const double then = (1e3 * omp_get_wtime() - t0) / r->steps; /* per step: the layer's, or the closed box's */
         rc = closed < 0 ? -1 : 0;
-        if (s >= 0) layer[s] = closed ? per_step - alone : alone;
+        if (s >= 0) layer[s] = closed ? per_step - then : then;
     }
     if (!rc) {
         for (int s = 0; s < c->reps; s++) {
