@@ -406,30 +406,18 @@ static struct step_config step_at(struct step_config c, const struct shapes *l, 
     return c;
 }
 
-/* Compiles the kernels of n steps' launches, one launch a core; returns the seconds it took. */
-static double prepare_steps(const struct step_config *launches, int n)
-{
-    const double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(dynamic)
-    for (int i = 0; i < n; i++) step_prepare(&launches[i]);
-    return omp_get_wtime() - t0;
-}
-
 /* Measures the step c with `reps` samples at each launch of l, records each in t and keeps the
- * fastest in e; a launch the step refuses (step_measure's why) is skipped. Adds the seconds spent
- * compiling the launches' kernels (all first, in parallel) to *compiling. */
+ * fastest in e; a launch the step refuses (step_measure's why) is skipped. The launches' kernels
+ * are compiled beforehand, many at once (prepare_searches; on the CPU one compilation a step
+ * serves every launch), else when first launched. */
 static void try_steps(struct session *s, struct step_run *c, const struct shapes *l, int reps, struct tuned_entry *e,
-                      struct timed *t, const int grid[3], double *compiling, char *why, size_t n)
+                      struct timed *t, const int grid[3], char *why, size_t n)
 {
-    struct step_config launches[MAX_SHAPES];
-    for (int i = 0; i < l->n; i++) launches[i] = step_at(c->c, l, i);
-    *compiling += prepare_steps(launches, l->n);
     const struct variant_traits *vt = step_fused_traits(s->device, c->c.variant);
     const int temporal = vt && vt->planes; /* a launch's nodes: its steps per pass (tuned.h) */
     for (int i = 0; i < l->n; i++) {
         struct step_result r;
-        memcpy(c->c.block, l->b[i], sizeof c->c.block);
-        c->c.nodes = l->nodes[i], c->c.rows = l->rows[i], c->c.stages = l->stages[i], c->reps = reps;
+        c->c = step_at(c->c, l, i), c->reps = reps;
         if (temporal) c->c.tsteps = c->c.nodes, c->c.nodes = 1;
         double mc = -1;
         if (step_measure(c, &s->desc, &r, why, n) == 0) {
@@ -478,9 +466,11 @@ static double prepare_searches(const struct step_search *p, int n, const int *ca
                 if (ncaps) l[count].regs = caps[r];
                 count++;
             }
-    const double seconds = prepare_steps(l, count);
+    const double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(dynamic)
+    for (int i = 0; i < count; i++) step_prepare(&l[i]);
     free(l);
-    return seconds;
+    return omp_get_wtime() - t0;
 }
 
 /* --step: the fused full step's launch on this GPU, for each fused variant, scheme and
@@ -565,7 +555,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
             }
         compiling += prepare_searches(pending, npending, NULL, 0);
         for (struct step_search *p = pending; p < pending + npending; p++)
-            try_steps(s, &p->c, &p->next, 1, &p->e, &p->seen, grid, &compiling, p->why, sizeof p->why);
+            try_steps(s, &p->c, &p->next, 1, &p->e, &p->seen, grid, p->why, sizeof p->why);
     }
     /* the final few with longer samples, then the fused winners with their registers capped (FUSED_MAXNREG:
      * -3 to +16%, notes), every step's caps compiled at once */
@@ -579,7 +569,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
         if (reps > 1 && p->e.mcells_per_s >= 0) {
             fastest(&p->seen, FINALS, FINAL_CLOSE, &final);
             p->e.mcells_per_s = -1;
-            try_steps(s, &p->c, &final, reps, &p->e, &again, grid, &compiling, p->why, sizeof p->why);
+            try_steps(s, &p->c, &final, reps, &p->e, &again, grid, p->why, sizeof p->why);
         }
         if (p->e.mcells_per_s >= 0 && !step_traits(&p->c.c)->flat)
             add_launch(&p->next, p->e.block, p->e.nodes, p->e.rows, p->e.stages);
@@ -597,7 +587,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
             for (int r = 0; r < NCAPS; r++) {
                 const double before = e->mcells_per_s;
                 p->c.c.regs = caps[r];
-                try_steps(s, &p->c, &p->next, reps, e, &capped, grid, &compiling, p->why, sizeof p->why);
+                try_steps(s, &p->c, &p->next, reps, e, &capped, grid, p->why, sizeof p->why);
                 if (e->mcells_per_s > before) e->regs = caps[r];
             }
             p->c.c.regs = 0;
@@ -667,7 +657,6 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
     session_bandwidth(&s, threads);
     step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
     const double start = omp_get_wtime();
-    double compiling = 0; /* try_steps's: the launches' kernels are compiled ahead above */
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < ns; i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
@@ -691,7 +680,7 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                     for (int nodes = 1; nodes <= CPU_MAX_NODES; nodes++) add_launch(&first, cpu_tiles[x], nodes, 0, 0);
                 for (size_t x = 0; t->planes && x < sizeof first_tsteps / sizeof first_tsteps[0]; x++)
                     add_launch(&first, whole, first_tsteps[x], 0, 0);
-                try_steps(&s, &c, &first, 1, &e, &seen, grid, &compiling, why, sizeof why);
+                try_steps(&s, &c, &first, 1, &e, &seen, grid, why, sizeof why);
                 /* then one step less and more a plane at a time, and the best with wider tiles */
                 const int best = e.nodes, around[4][2] = {{best - 1, 1}, {best + 1, 1}, {best, 2}, {best, 4}};
                 for (int x = 0; x < 4 && t->planes && e.mcells_per_s >= 0; x++) {
@@ -700,11 +689,11 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                         launch_index(&seen.s, tile, around[x][0], 0, 0) < 0)
                         add_launch(&next, tile, around[x][0], 0, 0);
                 }
-                try_steps(&s, &c, &next, 1, &e, &seen, grid, &compiling, why, sizeof why);
+                try_steps(&s, &c, &next, 1, &e, &seen, grid, why, sizeof why);
                 if (reps > 1 && e.mcells_per_s >= 0) {
                     fastest(&seen, FINALS, FINAL_CLOSE, &final);
                     e.mcells_per_s = -1;
-                    try_steps(&s, &c, &final, reps, &e, &again, grid, &compiling, why, sizeof why);
+                    try_steps(&s, &c, &final, reps, &e, &again, grid, why, sizeof why);
                 }
                 if (e.mcells_per_s < 0) {
                     fprintf(stderr, "tune --step: %s %s %s: no launch worked (last: %s)\n", e.scheme, coef_names[coef],
