@@ -35,7 +35,8 @@ static const char *const help =
     "fastest variant (what bench reports); --component all: every component of every variant.\n"
     "Search: for each variant and scheme, the first component tries a coarse set of launches (the\n"
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 1,\n"
-    "8 or 32 nodes per thread; tiled variants at their own rows, at their own pipeline depth and\n"
+    "8 or 32 nodes per thread, 32-256 wide and as wide as tiles that fit the grid's rows (320 and 160\n"
+    "at 300^3); tiled variants at their own rows, at their own pipeline depth and\n"
     "one less), then the neighbours of the best (each extent, the nodes and the rows halved and\n"
     "doubled, up to 128 nodes and 8 rows, and the depth one less and one more) until none is\n"
     "faster; the other components try that winner and its neighbours; another precision or\n"
@@ -143,19 +144,38 @@ static const char *tiling_text(int rows, int stages)
     return s;
 }
 
-/* The first component's candidates. Marching variants: flat blocks with one node per thread
- * (best for Yee in zmarch, which a search from 8 did not reach), a short and a long column (36);
+enum { MAX_FITTING = 4 };
+
+/* Tile widths that fit a row of nx nodes where powers of two do not: the warp multiples w that
+ * cover it in m tiles (m = 1, 2, ...) with at most 1/12 of the lanes idle, other than 32-256.
+ * At 300^3, 128-wide tiles leave a fifth of the lanes idle (Table 4 lost 10-25 points there
+ * against 512^3); 320 and 160 cover a row in one or two tiles with 20 of 320 idle. */
+static int fitting_widths(int nx, int *w)
+{
+    int n = 0;
+    for (int m = 1; m <= nx / 32 && n < MAX_FITTING; m++) {
+        const int width = ((nx + m - 1) / m + 31) & ~31;
+        if (width > 512 || 12 * (m * width - nx) > nx || (width & (width - 1)) == 0) continue;
+        if (n == 0 || w[n - 1] != width) w[n++] = width;
+    }
+    return n;
+}
+
+/* The first component's candidates. Marching variants: flat blocks 32-256 wide, and as wide as
+ * fitting_widths gives for the grid, with one node per thread (best for Yee in zmarch, which a
+ * search from 8 did not reach), a short and a long column (36 without fitting widths);
  * a pipelined one each at its own depth and one less (72): on the H200, FV24's best launch at
  * depth 2 (128x2x1, two rows, 84% of the probe) was not a neighbour of its best at depth 3 (64x2x1,
  * 77%), and a search that started at 3 alone stopped there. The others: the paper's Table 3
  * shapes, then a spread of 3-D shapes (about 22). Every one at the kernel's own rows (the
  * neighbours vary them). */
-static void coarse_shapes(const struct variant_traits *t, struct shapes *s)
+static void coarse_shapes(const struct variant_traits *t, int nx, struct shapes *s)
 {
-    static const int bx[] = {32, 64, 128, 256}, by[] = {1, 2, 4, 8}, nodes[] = {1, 8, 32};
+    static const int by[] = {1, 2, 4, 8}, nodes[] = {1, 8, 32};
+    int bx[4 + MAX_FITTING] = {32, 64, 128, 256}, nbx = 4 + fitting_widths(nx, bx + 4);
     if (t->marches) {
-        for (int x = 0; x < 4; x++)
-            for (int y = 1; y < 4; y++)
+        for (int x = 0; x < nbx; x++)
+            for (int y = x < 4 ? 1 : 0; y < (x < 4 ? 4 : 3); y++) /* fitting widths: 1 to 4 rows of threads */
                 for (int n = 0; n < 3; n++) {
                     add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n], 0, 0);
                     if (t->stages > 1) add_launch(s, (int[3]){bx[x], by[y], 1}, nodes[n], 0, t->stages - 1);
@@ -388,7 +408,7 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     q->seen.s.n = 0;
     const int from_sibling = sibling && sibling->mcells_per_s >= 0;
     if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, sibling->rows, sibling->stages, &c);
-    else coarse_shapes(&k->traits, &c);
+    else coarse_shapes(&k->traits, q->grid[0], &c);
     try_launches(q, e, &c, 1);
     for (int round = 0; round < (from_sibling && !climb ? 0 : 4) && e->mcells_per_s >= 0; round++) {
         struct shapes n = {0};
