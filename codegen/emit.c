@@ -537,9 +537,10 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         }
         else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k);
         else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k);
-        else if ((!strcmp(word, "XLDECLS") || !strcmp(word, "XLBODY")) && k->traits->layer_x) {
-            struct kernel_desc x = *k; /* the layer's pass along x, of this half-step */
-            x.axis = 0;
+        else if ((!strcmp(word + 1, "LDECLS") || !strcmp(word + 1, "LBODY")) && strchr("XYZ", word[0]) &&
+                 k->traits->layer_fold) {
+            struct kernel_desc x = *k; /* the layer's pass along that axis, of this half-step */
+            x.axis = word[0] - 'X';
             (word[2] == 'D' ? emit_layer_decls : emit_layer_body)(out, &x);
         }
         else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY") || !strcmp(word, "FZBODY")) && j < len &&
@@ -570,7 +571,7 @@ static void parse_traits(const char *path, const char *words, struct traits *t)
         else if (!strcmp(w, "halo_x")) t->halo_axes = 1;
         else if (!strcmp(w, "planes")) t->planes = 1, t->halo_axes = 2;
         else if (!strcmp(w, "strides")) t->strides = 1;
-        else if (!strcmp(w, "layer_x")) t->layer_x = 1;
+        else if (!strcmp(w, "layer_fold")) t->layer_fold = 1;
         else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;
         else if (sscanf(w, "nodes=%d", &t->nodes) == 1 && t->nodes > 0) continue;
         else if (sscanf(w, "rows=%d,%d", &t->rows[0], &t->rows[1]) == 2 && t->rows[0] > 0 && t->rows[1] > 0) continue;

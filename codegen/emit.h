@@ -25,7 +25,7 @@ struct traits {
     int rows[2]; /* default rows per thread: with coefficient arrays, without; 0: one, no other */
     int stages;  /* default pipeline depth; 0: no pipeline */
     int layer;   /* from a layer template (*.layer): CPML corrections, codegen/layer.h */
-    int layer_x; /* (step) the kernel makes the CPML's x-face corrections itself ($XLDECLS, $XLBODY) */
+    int layer_fold; /* (step) the kernel makes the CPML's corrections itself ($XLDECLS, $XLBODY; Y, Z) */
 };
 
 /* A kernel's default rows per thread (its variant's rows=A,U for its storage), 0 for none. */

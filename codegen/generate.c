@@ -53,10 +53,10 @@
  *                 -DSY=<sy> -DSZ=<sz>, kernel_args.sy and sz: every stencil offset a constant), one
  *                 compilation per row length and plane size, and verified on the timed grid's
  *                 rows and planes (harness/measure.c, verify_rows)
- *   layer_x       (step) the kernel also makes the CPML's corrections along x (codegen/layer.h)
- *                 in the rows it updates, given kernel_args.xlayer (the x pass's struct
- *                 layer_args): $XLDECLS and $XLBODY are that pass's $LDECLS and $LBODY; the step
- *                 engine then runs no pass along x
+ *   layer_fold    (step) the kernel also makes the CPML's corrections (codegen/layer.h) in the
+ *                 rows it updates, given kernel_args.layer (the three passes' struct layer_args):
+ *                 $XLDECLS and $XLBODY are the x pass's $LDECLS and $LBODY, $YL... and $ZL... the
+ *                 y and z passes'; the step engine then runs no layer pass
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
  *   max_threads=N at most N threads per block
@@ -251,9 +251,9 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{.marches = %d, .flat = %d, .max_threads = %d, .block = {%d, %d, %d}, .nodes = %d, .rows = %d, "
-           ".stages = %d, .halo_axes = %d, .planes = %d, .strides = %d, .layer_x = %d}},\n",
+           ".stages = %d, .halo_axes = %d, .planes = %d, .strides = %d, .layer_fold = %d}},\n",
         r->marches, r->flat, r->max_threads, r->block[0], r->block[1], r->block[2], r->nodes, default_rows(r, k->coef),
-        r->stages, r->halo_axes, r->planes, r->strides, r->layer_x);
+        r->stages, r->halo_axes, r->planes, r->strides, r->layer_fold);
 }
 
 /* Fills every kernel of template t once, so that a template's faults fail the build, not a run. */

@@ -39,9 +39,9 @@ struct kernel_args {
     int open_z;        /* its faces along z that a neighbouring slab fills (OPEN_LOW, OPEN_HIGH): no image or wall */
     int z0, zn;        /* this launch updates planes z0 .. z0 + nz of the slab's zn (every array given from plane
                         * z0 on); zn 0: the whole slab, z0 0 */
-    const void *xlayer; /* kernels with trait layer_x: the arguments of the CPML's pass along x for this
-                         * half-step (struct layer_args, codegen/layer.h), whose corrections the kernel
-                         * makes itself; NULL: no layer */
+    const void *layer; /* kernels with trait layer_fold: the arguments of the CPML's passes along x, y
+                        * and z for this half-step (struct layer_args[3], codegen/layer.h), whose
+                        * corrections the kernel makes itself; NULL: no layer */
 };
 
 static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
@@ -73,8 +73,9 @@ struct variant_traits {
                       * it updates the rows and planes of kernel_args.box only, and writes each row's
                       * images along x and y and zeroes it on a PEC wall (halo_rule.h); the engine
                       * shares the work among its threads and refreshes z */
-    int layer_x;     /* 1: (CPU step) the kernel makes the CPML's x-face corrections of each row it
-                      * updates (kernel_args.xlayer), so the engine runs no layer pass along x */
+    int layer_fold;  /* 1: (CPU step) the kernel makes the CPML's corrections of each row it updates
+                      * (kernel_args.layer): along x in the row's two end runs, along y and z where
+                      * the row lies in those slabs; the engine runs no layer pass */
     int strides;     /* 1: (CPU) each kernel is compiled for its launch's strides sy and sz as constants
                       * (kernels_cpu/jit.c), so it is verified on a grid of the timed nx and ny
                       * (verify_rows, harness/measure.h) */

@@ -116,9 +116,9 @@ struct stepper {
     struct step_config c;
     int fused;                            /* k[] from a fused variant: one kernel per half-step */
     int wave;                             /* ... and temporally blocked (wave.h): c.tsteps steps a pass */
-    int fold_x;                           /* the update kernels make the layer's x corrections (trait layer_x) */
+    int fold;                             /* the update kernels make the layer's corrections (trait layer_fold) */
     int layer_off;                        /* step_layer_run's closed-box steps: the layer skipped */
-    struct layer_args xargs[2];           /* fold_x: the x pass's arguments of the H and E half-steps */
+    struct layer_args largs[2][3];        /* fold: the passes' arguments of the H and E half-steps, by axis */
     const struct kernel_entry *k[NCOMPONENTS];
     void *f[NCOMPONENTS][MAX_LEVELS];     /* f[comp][0] the newest level */
     void *coef[NCOMPONENTS][MAX_COEFS];   /* COEF_ARRAY: da[0..L), db[0..G) of each component;
@@ -167,16 +167,16 @@ double step_moved_bytes(const struct step_config *c)
     return step_compulsory_bytes(c->s, c->precision, c->coef) + 2 * psi_per_cell(c) * real_size(c->precision);
 }
 
-/* 1 if c's update kernels make the layer's corrections along x themselves (trait layer_x). */
-static int folds_x(const struct step_config *c)
+/* 1 if c's update kernels make the layer's corrections themselves (trait layer_fold). */
+static int folds(const struct step_config *c)
 {
     const struct kernel_entry *k = step_kernel(c, HX);
-    return c->pml && k && k->traits.layer_x;
+    return c->pml && k && k->traits.layer_fold;
 }
 
 double step_layer_bytes(const struct step_config *c)
 {
-    return c->pml ? pml_layer_bytes(c->s, c->precision, c->coef, c->grid, c->pml, folds_x(c)) : 0;
+    return c->pml ? pml_layer_bytes(c->s, c->precision, c->coef, c->grid, c->pml, folds(c) ? 3 : 0) : 0;
 }
 
 size_t step_cells(const struct stepper *m, long *sy, long *sz)
@@ -449,7 +449,7 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
         }
     if (check_step_launch(m, c, why, n)) goto fail;
     m->c.tsteps = step_tsteps(c);
-    m->fold_x = folds_x(c);
+    m->fold = folds(c);
     struct step_materials mat;
     if (vacuum(c, &mat, why, n)) goto fail;
     if (!(m->stage = malloc(m->bytes))) {
@@ -502,7 +502,7 @@ static void component_args(const struct stepper *m, int comp, struct kernel_args
     a->nodes = c->nodes > 0 ? c->nodes : 1;
     a->rows = c->rows, a->stages = c->stages, a->regs = c->regs; /* 0: the kernel's default */
     a->boundary = c->boundary, a->open_z = c->open_z;
-    if (m->fold_x && !m->layer_off) a->xlayer = &m->xargs[!component_is_h(comp)];
+    if (m->fold && !m->layer_off) a->layer = m->largs[!component_is_h(comp)];
 }
 
 /* Narrows a's launch to planes k0 .. k1 of the grid: every per-cell array from plane k0 on (the
@@ -567,7 +567,8 @@ static void rotate(struct stepper *m, int first)
 void step_half_planes(struct stepper *m, int first, int k0, int k1)
 {
     struct kernel_args args[3];
-    if (m->fold_x) layer_args_of(m, first, 0, m->c.s->levels - 1, &m->xargs[first == EX]);
+    for (int axis = 0; m->fold && axis < 3; axis++)
+        layer_args_of(m, first, axis, m->c.s->levels - 1, &m->largs[first == EX][axis]);
     for (int comp = first; comp < first + 3; comp++) {
         component_args(m, comp, &args[comp - first]);
         planes_args(m, &args[comp - first], k0, k1);
@@ -602,7 +603,7 @@ int step_half(struct stepper *m, int first, char *why, size_t n)
     const struct step_config *c = &m->c;
     step_half_planes(m, first, 0, c->grid[2]);
     int written = 3; /* the halo axes, from x, that every kernel of this half-step wrote itself */
-    for (int axis = m->fold_x; c->pml && !m->layer_off && axis < 3; axis++) {
+    for (int axis = 0; c->pml && !m->layer_off && !m->fold && axis < 3; axis++) {
         layer_pass(m, first, axis, c->s->levels - 1);
         if (m->layer[first == EX][axis]->halo_axes < written) written = m->layer[first == EX][axis]->halo_axes;
     }
@@ -683,7 +684,7 @@ int step_run(struct stepper *m, int steps, char *why, size_t n)
     return m->c.b->sync(why, n);
 }
 
-int step_layer_folded(const struct stepper *m) { return m->fold_x; }
+int step_layer_folded(const struct stepper *m) { return m->fold; }
 void step_layer_on(struct stepper *m, int on) { m->layer_off = !on; }
 
 int step_layer_run(struct stepper *m, int steps, char *why, size_t n)

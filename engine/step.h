@@ -108,8 +108,8 @@ double step_compiled_ms(const struct stepper *m);
 int step_run(struct stepper *m, int steps, char *why, size_t n);
 /* Only the layer passes of `steps` steps (both half-steps, every axis), each correcting the
  * newest levels again, and waits: what timing the layer alone needs (the fields' values then
- * mean nothing). 0, or -1 with the reason. Not where the update kernels make some of the layer's
- * corrections (step_layer_folded: trait layer_x); there the layer's time is the step's less the
+ * mean nothing). 0, or -1 with the reason. Not where the update kernels make the layer's
+ * corrections (step_layer_folded: trait layer_fold); there the layer's time is the step's less the
  * closed box's, the same kernels with the layer off (step_layer_on). */
 int step_layer_run(struct stepper *m, int steps, char *why, size_t n);
 int step_layer_folded(const struct stepper *m);

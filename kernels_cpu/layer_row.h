@@ -1,7 +1,7 @@
 /* How the CPU's CPML layer bodies ($LDECLS and $LBODY, codegen/layer.h) read and write, given
  * `a` (const struct layer_args *), the strides sy and sz, the material bytes mat, and per cell its
  * grid cell n, slab cell s (the profile's index) and psi cell p: the layer kernels'
- * (cpml.c.layer) and the fused step's own x corrections (fused.c.step, trait layer_x), which
+ * (cpml.c.layer) and the fused step's own corrections (fused.c.step, trait layer_fold), which
  * include it after their update's code, so the names are taken over. */
 #undef OFF
 #undef LD

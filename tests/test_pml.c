@@ -95,10 +95,13 @@ static void test_layer_bytes(void)
     CHECK(layer_counts(s, F64, COEF_INDEXED).compulsory_bytes == 2 * 5 * 8 + 1, "indexed");
     CHECK(pml_psi_cells(grid, N) == 4 * slab, "psi cells %g, expected %g", pml_psi_cells(grid, N), 4 * slab);
     CHECK(pml_layer_bytes(s, F32, COEF_ARRAY, grid, N, 0) == 2 * slab * k.compulsory_bytes, "layer bytes");
-    /* x folded into the update (trait layer_x): its slab moves the two terms' psi, read and written */
+    /* x folded into an update: its slab moves the two terms' psi, read and written */
     const double x_slab = 2.0 * N * 30 * 20, folded = 2 * (x_slab * 2 * 2 * 4 + (slab - x_slab) * k.compulsory_bytes);
     CHECK(pml_layer_bytes(s, F32, COEF_ARRAY, grid, N, 1) == folded, "layer bytes, x folded: %g, expected %g",
           pml_layer_bytes(s, F32, COEF_ARRAY, grid, N, 1), folded);
+    /* every axis folded (trait layer_fold): psi alone */
+    CHECK(pml_layer_bytes(s, F32, COEF_ARRAY, grid, N, 3) == 2 * slab * 2 * 2 * 4, "layer bytes, all folded: %g",
+          pml_layer_bytes(s, F32, COEF_ARRAY, grid, N, 3));
     double w[MAX_GROUPS];
     struct step_config c = config(cpu_backend(), s, w, "plain");
     memcpy(c.grid, grid, sizeof c.grid);
