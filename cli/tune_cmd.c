@@ -37,8 +37,9 @@ static const char *const help =
     "paper's Table 3 shapes and a spread of 3-D blocks; for marching variants flat blocks with 1,\n"
     "8 or 32 nodes per thread, 32-256 wide and as wide as tiles that fit the grid's rows (320 and 160\n"
     "at 300^3); tiled variants at their own rows, at their own pipeline depth and\n"
-    "one less), then the neighbours of the best (each extent, the nodes and the rows halved and\n"
-    "doubled, up to 128 nodes and 8 rows, and the depth one less and one more) until none is\n"
+    "one less), then from the best, and from the best of another block shape within 3% of it,\n"
+    "to the fastest of the neighbours (each extent, the nodes and the rows halved and doubled,\n"
+    "up to 128 nodes and 8 rows, and the depth one less and one more) until none is\n"
     "faster; the other components try that winner and its neighbours; another precision or\n"
     "storage (f64, uniform) starts from the f32 array winner's neighbours and goes on around the\n"
     "best. Each launch is timed with one sample while searching; then the launches within 1% of\n"
@@ -56,7 +57,7 @@ static const char *const help =
     "blocked step (wave): its steps per pass (2, 4, 8, then one more and less than the best) and\n"
     "planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
 
-enum { MAX_SHAPES = 128, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
+enum { MAX_SHAPES = 256, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
 /* Launch candidates: a block shape and, for variants that march along z, nodes per thread; for
  * tiled variants, rows per thread (0: the kernel's default, which try_launches puts in). */
@@ -384,36 +385,79 @@ static int try_launches(struct search *q, struct tuned_entry *e, const struct sh
     return improved;
 }
 
-/* The final few of e's screened launches timed again with the full reps; e becomes the fastest. */
+/* The final few of e's screened launches timed again with the full reps; e becomes the fastest
+ * (and takes its figures from that timing, whichever climb found it). */
 static void final_few(struct search *q, struct tuned_entry *e)
 {
     struct shapes f = {0};
-    if (q->reps <= 1 || e->mcells_per_s < 0) return; /* screened with the full reps already */
+    if (e->mcells_per_s < 0) return;
     fastest(&q->seen, FINALS, FINAL_CLOSE, &f);
     e->mcells_per_s = -1;
     q->seen.s.n = 0;
     try_launches(q, e, &f, q->reps);
 }
 
-/* Tunes e: the coarse set, then around the best until no neighbour is faster (at most four
- * rounds), then the final few. A kernel with a tuned sibling starts from the sibling's winner and
- * its neighbours instead: another component of the same variant and scheme (the same stencil
- * along other axes) tries only those; the same kernel in another precision or storage (the same
- * code on other types, `climb`) goes on around the best as from the coarse set. */
+/* From launch cur (screened), to the fastest of its neighbours, until none is faster (at most four
+ * rounds); a neighbour screened before, by another climb, counts with its figure. */
+static void climb_from(struct search *q, const struct kernel_entry *k, struct tuned_entry *cur)
+{
+    for (int round = 0; round < 4 && cur->mcells_per_s >= 0; round++) {
+        struct shapes n = {0};
+        neighbours(&k->traits, cur->block, cur->nodes, cur->rows, cur->stages, &n);
+        int moved = try_launches(q, cur, &n, 1);
+        for (int i = 0; i < n.n; i++) {
+            int rows = n.rows[i], stages = n.stages[i];
+            declared_tiling(&k->traits, &rows, &stages);
+            const int at = launch_index(&q->seen.s, n.b[i], n.nodes[i], rows, stages);
+            if (at >= 0 && q->seen.mc[at] > cur->mcells_per_s) {
+                memcpy(cur->block, n.b[i], sizeof cur->block);
+                cur->nodes = n.nodes[i], cur->rows = rows, cur->stages = stages, cur->mcells_per_s = q->seen.mc[at];
+                moved = 1;
+            }
+        }
+        if (!moved) break;
+    }
+}
+
+/* Climbs from the coarse set's fastest launch and from its fastest of another block shape within
+ * START_CLOSE of it: at 300^3 on the H100, FV24's best coarse launch (64x4x1, 8 nodes: 80.7% of
+ * the probe) led nowhere better, while the second (160x2x1, 32 nodes: 79.7%) was two moves from
+ * 83.0% (16 nodes, two rows), which no neighbour of the first reaches. */
+enum { STARTS = 2 };
+static const double START_CLOSE = 0.97;
+
+/* Tunes e: the coarse set, then around its best starts until no neighbour is faster, then the
+ * final few. A kernel with a tuned sibling starts from the sibling's winner and its neighbours
+ * instead: another component of the same variant and scheme (the same stencil along other axes)
+ * tries only those; the same kernel in another precision or storage (the same code on other
+ * types, `climb`) goes on around the best as from the coarse set. */
 static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tuned_entry *sibling, int climb)
 {
     const struct kernel_entry *k = kernel_find(DEV_GPU, e->scheme, e->component, e->precision, e->coef, e->variant);
-    struct shapes c = {0};
+    struct shapes c = {0}, starts = {0};
     e->mcells_per_s = -1;
     q->seen.s.n = 0;
     const int from_sibling = sibling && sibling->mcells_per_s >= 0;
     if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, sibling->rows, sibling->stages, &c);
     else coarse_shapes(&k->traits, q->grid[0], &c);
     try_launches(q, e, &c, 1);
-    for (int round = 0; round < (from_sibling && !climb ? 0 : 4) && e->mcells_per_s >= 0; round++) {
-        struct shapes n = {0};
-        neighbours(&k->traits, e->block, e->nodes, e->rows, e->stages, &n);
-        if (!try_launches(q, e, &n, 1)) break;
+    if (from_sibling && climb) climb_from(q, k, e);
+    if (!from_sibling) {
+        struct shapes close = {0};
+        fastest(&q->seen, MAX_SHAPES, START_CLOSE, &close);
+        for (int i = 0; i < close.n && starts.n < STARTS; i++) { /* each start a block shape of its own */
+            int other = 1;
+            for (int j = 0; j < starts.n; j++) other = other && memcmp(starts.b[j], close.b[i], sizeof close.b[i]);
+            if (other) add_launch(&starts, close.b[i], close.nodes[i], close.rows[i], close.stages[i]);
+        }
+    }
+    for (int i = 0; i < starts.n; i++) {
+        struct tuned_entry cur = *e;
+        memcpy(cur.block, starts.b[i], sizeof cur.block);
+        cur.nodes = starts.nodes[i], cur.rows = starts.rows[i], cur.stages = starts.stages[i];
+        cur.mcells_per_s = q->seen.mc[launch_index(&q->seen.s, starts.b[i], starts.nodes[i], starts.rows[i], starts.stages[i])];
+        climb_from(q, k, &cur);
+        if (cur.mcells_per_s > e->mcells_per_s) *e = cur;
     }
     final_few(q, e);
 }
