@@ -227,7 +227,7 @@ struct step_record {
       NUM(m->r->pct_bw_spread))                                                                                        \
     X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \
       "the layer's time per step (median of samples timed after each step sample): its passes alone, or where the "   \
-      "update kernels make the x corrections (CPU fused), the step's less the closed box's with the same kernels",    \
+      "update kernels make the corrections (CPU fused), the step's less the closed box's with the same kernels",      \
       NUM(m->r->layer_ms))                                                                                             \
     X(layer_share, "%", "%.4g", "layer % of step", 1, "%.1f", "layer_ms as a percentage of median_ms",                 \
       NUM(100 * m->r->layer_ms / m->r->median_ms))                                                                     \
