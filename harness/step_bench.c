@@ -26,8 +26,8 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
     step_csv_header(rf.f);
     session_bandwidth(s, 0);
     const double start = omp_get_wtime();
-    /* Every step's kernels compiled first, on every core (the layer's with the components' row
-     * that has one, as below). */
+    /* Every step's kernels compiled first, on every core (the layer's with the fused row that has
+     * one, as below). */
 #pragma omp parallel for collapse(3) schedule(dynamic) num_threads(omp_get_num_procs()) if (s->b->prepare)
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
@@ -37,15 +37,16 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
                                            .variant = step_kernel_variant(s->device, variants[v]),
                                            .grid = {grid, grid, grid}, .boundary = pml ? BOUNDARY_PEC : 0, .pml = pml},
                                      .variant = variants[v]};
-                if (!s->b->prepare || (pml && v) || !step_supported(&c.c)) continue;
+                if (!s->b->prepare || (pml && strcmp(variants[v], STEP_FUSED)) || !step_supported(&c.c)) continue;
                 step_default_launch(s, &c);
                 step_prepare(&c.c);
             }
-    /* each storage in the closed box, then (components only: the layer's passes are the same after
-     * any variant) array storage with a layer, what a real simulation pays */
+    /* each storage in the closed box, then (the fused variant's: on a CPU it makes the layer's
+     * corrections itself, elsewhere the same passes follow any variant) array storage with a
+     * layer, what a real simulation pays */
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
-            for (int coef = 0; coef <= (v ? NCOEF_STORAGES - 1 : NCOEF_STORAGES); coef++) {
+            for (int coef = 0; coef <= (strcmp(variants[v], STEP_FUSED) ? NCOEF_STORAGES - 1 : NCOEF_STORAGES); coef++) {
                 const struct scheme *sc = scheme_at(i);
                 const int pml = coef == NCOEF_STORAGES ? PML_TARGET_THICKNESS : 0;
                 double w[MAX_GROUPS];
@@ -56,7 +57,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
                                            .pml_order = PML_ORDER_DEFAULT},
                                      .variant = variants[v], .reps = reps}; /* steps: step_measure's */
                 if (!step_supported(&c.c)) {
-                    if (pml && i == 0 && v == 0) fprintf(stderr, "  step with a layer: no layer kernels on the %s\n", device_names[s->device]);
+                    if (pml && i == 0) fprintf(stderr, "  step with a layer: no layer kernels on the %s\n", device_names[s->device]);
                     continue;
                 }
                 step_default_launch(s, &c);
