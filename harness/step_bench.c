@@ -12,6 +12,10 @@
 #include "report.h"
 #include "step_bench.h"
 
+/* The variant whose row also runs with a layer: fused, since on a CPU it makes the layer's
+ * corrections itself (elsewhere the same passes follow any variant). */
+static int with_layer_row(const char *variant) { return !strcmp(variant, STEP_FUSED); }
+
 int step_bench(struct session *s, const char *dir, int reps, int quick, const char *fastest[][NCOEF_STORAGES])
 {
     double best[MAX_SCHEMES][NCOEF_STORAGES] = {{0}};
@@ -37,16 +41,15 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
                                            .variant = step_kernel_variant(s->device, variants[v]),
                                            .grid = {grid, grid, grid}, .boundary = pml ? BOUNDARY_PEC : 0, .pml = pml},
                                      .variant = variants[v]};
-                if (!s->b->prepare || (pml && strcmp(variants[v], STEP_FUSED)) || !step_supported(&c.c)) continue;
+                if (!s->b->prepare || (pml && !with_layer_row(variants[v])) || !step_supported(&c.c)) continue;
                 step_default_launch(s, &c);
                 step_prepare(&c.c);
             }
-    /* each storage in the closed box, then (the fused variant's: on a CPU it makes the layer's
-     * corrections itself, elsewhere the same passes follow any variant) array storage with a
-     * layer, what a real simulation pays */
+    /* each storage in the closed box, then (with_layer_row) array storage with a layer, what a
+     * real simulation pays */
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
-            for (int coef = 0; coef <= (strcmp(variants[v], STEP_FUSED) ? NCOEF_STORAGES - 1 : NCOEF_STORAGES); coef++) {
+            for (int coef = 0; coef <= (with_layer_row(variants[v]) ? NCOEF_STORAGES : NCOEF_STORAGES - 1); coef++) {
                 const struct scheme *sc = scheme_at(i);
                 const int pml = coef == NCOEF_STORAGES ? PML_TARGET_THICKNESS : 0;
                 double w[MAX_GROUPS];
