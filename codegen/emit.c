@@ -529,6 +529,18 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "BOXES") || !strcmp(word, "FBOXES")) emit_boxes(out, k, word[0] == 'F');
         else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
         else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
+        else if ((word[0] == 'H' || word[0] == 'E') &&
+                 (!strcmp(word + 1, "FDECLS") || !strcmp(word + 1, "FBODY") || !strcmp(word + 1, "FBOXES"))) {
+            struct kernel_desc x = *k; /* that half-step's, whichever this kernel's entry is */
+            x.component = word[0] == 'H' ? HX : EX;
+            if (!strcmp(word + 1, "FDECLS")) emit_fused_decls(out, &x);
+            else if (!strcmp(word + 1, "FBODY")) emit_fused_body(out, &x);
+            else {
+                static const char *const names[2][3] = {{"HS0", "HS1", "HS2"}, {"ES0", "ES1", "ES2"}};
+                int lo[3][3], hi[3][3];
+                put_boxes(out, source_boxes(&x, 1, lo, hi), names[word[0] == 'E'], lo, hi);
+            }
+        }
         else if (!strcmp(word, "AXIS") && k->traits->layer) put(out, "%d", k->axis);
         else if (!strcmp(word, "LCOMPS") && k->traits->layer) {
             struct layer_term t[LAYER_TERMS];
@@ -570,6 +582,7 @@ static void parse_traits(const char *path, const char *words, struct traits *t)
         else if (!strcmp(w, "halo")) t->halo_axes = 3;
         else if (!strcmp(w, "halo_x")) t->halo_axes = 1;
         else if (!strcmp(w, "planes")) t->planes = 1, t->halo_axes = 2;
+        else if (!strcmp(w, "passes")) t->passes = 1, t->halo_axes = 3;
         else if (!strcmp(w, "strides")) t->strides = 1;
         else if (!strcmp(w, "layer_fold")) t->layer_fold = 1;
         else if (sscanf(w, "max_threads=%d", &t->max_threads) == 1 && t->max_threads > 0) continue;

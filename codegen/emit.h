@@ -21,7 +21,7 @@ void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 /* What a variant's header line declares (codegen/generate.c's header lists the traits). */
 struct traits {
-    int marches, flat, accepts, indexed, halo_axes, planes, strides, max_threads, block[3], nodes;
+    int marches, flat, accepts, indexed, halo_axes, planes, passes, strides, max_threads, block[3], nodes;
     int rows[2]; /* default rows per thread: with coefficient arrays, without; 0: one, no other */
     int stages;  /* default pipeline depth; 0: no pipeline */
     int layer;   /* from a layer template (*.layer): CPML corrections, codegen/layer.h */

@@ -48,6 +48,11 @@
  *   planes        (CPU step) a temporally blocked step's kernel (engine/wave.h): on the calling
  *                 thread, the rows and planes of kernel_args.box only (the engine shares them out),
  *                 each row's halo along x and y written by the kernel
+ *   passes        (GPU step) a temporally blocked step's kernel that advances kernel_args.tsteps whole
+ *                 steps in one launch: given kernel_args[6] (the H half-step's three components, then
+ *                 the E half-step's), it reads each field's level[0] and writes out, another array
+ *                 (the engine swaps them), halo images included; its kernel section uses both
+ *                 half-steps' $HFDECLS, $HFBODY, $HFBOXES (HS0_X0 ..) and $EF.. (ES0_X0 ..)
  *   flat          the block's z extent must be 1
  *   strides       (CPU) each kernel is compiled for its launch's strides (kernels_cpu/jit.c passes
  *                 -DSY=<sy> -DSZ=<sz>, kernel_args.sy and sz: every stencil offset a constant), one
@@ -251,9 +256,9 @@ static void put_entry(const struct kernel_desc *k, const struct template *t, str
     if (r->accepts) put(b, "%s_run_accepts, ", name);
     else put(b, "NULL, ");
     put(b, "{.marches = %d, .flat = %d, .max_threads = %d, .block = {%d, %d, %d}, .nodes = %d, .rows = %d, "
-           ".stages = %d, .halo_axes = %d, .planes = %d, .strides = %d, .layer_fold = %d}},\n",
+           ".stages = %d, .halo_axes = %d, .planes = %d, .passes = %d, .strides = %d, .layer_fold = %d}},\n",
         r->marches, r->flat, r->max_threads, r->block[0], r->block[1], r->block[2], r->nodes, default_rows(r, k->coef),
-        r->stages, r->halo_axes, r->planes, r->strides, r->layer_fold);
+        r->stages, r->halo_axes, r->planes, r->passes, r->strides, r->layer_fold);
 }
 
 /* Fills every kernel of template t once, so that a template's faults fail the build, not a run. */

@@ -39,6 +39,7 @@ struct kernel_args {
     int open_z;        /* its faces along z that a neighbouring slab fills (OPEN_LOW, OPEN_HIGH): no image or wall */
     int z0, zn;        /* this launch updates planes z0 .. z0 + nz of the slab's zn (every array given from plane
                         * z0 on); zn 0: the whole slab, z0 0 */
+    int tsteps;        /* kernels with trait passes: whole steps this launch advances */
     const void *layer; /* kernels with trait layer_fold: the arguments of the CPML's passes along x, y
                         * and z for this half-step (struct layer_args[3], codegen/layer.h), whose
                         * corrections the kernel makes itself; NULL: no layer */
@@ -73,6 +74,9 @@ struct variant_traits {
                       * it updates the rows and planes of kernel_args.box only, and writes each row's
                       * images along x and y and zeroes it on a PEC wall (halo_rule.h); the engine
                       * shares the work among its threads and refreshes z */
+    int passes;      /* 1: (GPU step) a temporally blocked step's kernel that advances kernel_args.tsteps
+                      * whole steps in one launch, given kernel_args[6] (H's three components, then
+                      * E's): it reads level[0] and writes out, another array, halo included */
     int layer_fold;  /* 1: (CPU step) the kernel makes the CPML's corrections of each row it updates
                       * (kernel_args.layer): along x in the row's two end runs, along y and z where
                       * the row lies in those slabs; the engine runs no layer pass */
