@@ -67,8 +67,9 @@ int cmd_step(int argc, char **argv)
          INT_MAX, NULL, 0},
         {"variant", CLI_TEXT, "NAME",
          "components (each component's own kernel), fused (one kernel per half-step; on a GPU also fused25d, "
-         "the same with xy tiles marching along z through shared memory), wave (CPU: --tsteps steps per pass over "
-         "memory, temporally blocked), or a kernel variant of run",
+         "the same with xy tiles marching along z through shared memory), wave (--tsteps steps per pass over "
+         "memory, temporally blocked), wave25d (GPU: --tsteps steps a launch, every half-step's planes kept in "
+         "shared memory; schemes of one time level), or a kernel variant of run",
          &c.variant, 0, 0, NULL, 0},
         CLI_OPT_PRECISION(&c.c.precision),
         {"coef", CLI_CHOICE, "array|uniform|indexed",
@@ -80,9 +81,11 @@ int cmd_step(int argc, char **argv)
          "Table 3)",
          &block, 0, 0, NULL, 0},
         {"nodes", CLI_INT, "N",
-         "GPU: nodes per thread along z; CPU fused: nodes along z a pass, 1 or 2 (tuned, else the variant's)",
+         "GPU: nodes per thread along z (wave25d: planes a block); CPU fused: nodes along z a pass, 1 or 2 (tuned, "
+         "else the variant's)",
          &c.c.nodes, 1, 64, NULL, 0},
-        {"tsteps", CLI_INT, "T", "wave: steps per pass over memory (tuned, else 4)", &c.c.tsteps, 1, WAVE_MAX_STEPS,
+        {"tsteps", CLI_INT, "T", "wave, wave25d: steps per pass over memory (tuned, else 4 on the CPU, 2 on a GPU)",
+         &c.c.tsteps, 1, WAVE_MAX_STEPS,
          NULL, 0},
         CLI_OPT_ROWS(&c.c.rows),
         CLI_OPT_STAGES(&c.c.stages),
@@ -137,8 +140,11 @@ int cmd_step(int argc, char **argv)
     session_open(&s, device);
     c.c.b = s.b;
     c.c.variant = step_kernel_variant(device, c.variant);
+    const struct variant_traits *vt = step_fused_traits(device, c.c.variant);
+    if (vt && vt->passes && c.c.s->levels > 1)
+        cli_error("--variant %s keeps one time level a field on chip: not %s's %d", c.variant, c.c.s->name, c.c.s->levels);
     if (!step_supported(&c.c))
-        cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, fused25d on a GPU, wave on the CPU, or a "
+        cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, wave, fused25d and wave25d on a GPU, or a "
                   "kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
     if (c.c.regs && (device != DEV_GPU || strcmp(c.variant, STEP_FUSED)))

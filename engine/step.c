@@ -64,7 +64,7 @@ const struct variant_traits *step_fused_traits(enum device d, const char *varian
 int step_temporal(enum device d, const char *variant)
 {
     const struct variant_traits *t = step_fused_traits(d, variant);
-    return t && t->planes;
+    return t && (t->planes || t->passes);
 }
 
 /* The kernel that updates component comp (a fused variant's: the one of its half-step). */
@@ -81,9 +81,23 @@ const struct variant_traits *step_traits(const struct step_config *c)
     return k ? &k->traits : NULL;
 }
 
+int step_default_tsteps(enum device d, const char *variant)
+{
+    const struct variant_traits *t = step_fused_traits(d, variant);
+    return t && t->passes ? 2 : WAVE_DEFAULT_STEPS;
+}
+
 int step_tsteps(const struct step_config *c)
 {
-    return !step_temporal(c->b->device, c->variant) ? 1 : c->tsteps > 0 ? c->tsteps : WAVE_DEFAULT_STEPS;
+    return !step_temporal(c->b->device, c->variant) ? 1 : c->tsteps > 0 ? c->tsteps : step_default_tsteps(c->b->device, c->variant);
+}
+
+/* 1 if c's scheme fits a variant with trait passes: one time level a field, the only one it keeps
+ * on chip (the rings hold each level's newest values). */
+static int passes_take(const struct step_config *c)
+{
+    const struct variant_traits *t = step_fused_traits(c->b->device, c->variant);
+    return !t || !t->passes || c->s->levels == 1;
 }
 
 /* The layer kernel of c's half-step from first along axis (codegen/layer.h): the launcher of a
@@ -109,13 +123,14 @@ static int layer_supported(const struct step_config *c)
 
 int step_supported(const struct step_config *c)
 {
-    return step_kernel(c, HX) && step_kernel(c, EX) && (!c->pml || layer_supported(c));
+    return step_kernel(c, HX) && step_kernel(c, EX) && passes_take(c) && (!c->pml || layer_supported(c));
 }
 
 struct stepper {
     struct step_config c;
     int fused;                            /* k[] from a fused variant: one kernel per half-step */
     int wave;                             /* ... and temporally blocked (wave.h): c.tsteps steps a pass */
+    int passes;                           /* ... in one launch a pass (trait passes): into f[comp][levels], swapped */
     int fold;                             /* the update kernels make the layer's corrections (trait layer_fold) */
     int layer_off;                        /* step_layer_run's closed-box steps: the layer skipped */
     struct layer_args largs[2][3];        /* fold: the passes' arguments of the H and E half-steps, by axis */
@@ -377,6 +392,12 @@ static int check_step_launch(const struct stepper *m, const struct step_config *
         else snprintf(why, n, "variant %s advances one step per pass, not %d", c->variant, c->tsteps);
         return -1;
     }
+    if (m->passes) { /* one kernel, whose launch depends on the steps a pass too: its own checks */
+        struct kernel_args a;
+        launch_geometry(&a, c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, c->stages);
+        a.tsteps = step_tsteps(c);
+        return m->k[HX]->accepts(&a, why, n);
+    }
     /* the device's and the variant's checks of this launch, as every measurement makes them */
     for (int comp = 0; comp < NCOMPONENTS; comp++)
         if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, c->stages, why, n))
@@ -433,6 +454,11 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
     m->c = *c;
     m->fused = step_fused_traits(c->b->device, c->variant) != NULL;
     m->wave = step_temporal(c->b->device, c->variant);
+    m->passes = m->fused && step_fused_traits(c->b->device, c->variant)->passes;
+    if (!passes_take(c)) {
+        snprintf(why, n, "variant %s keeps one time level a field on chip: not %s's %d", c->variant, s->name, s->levels);
+        goto fail;
+    }
     if (m->wave && c->pml) {
         snprintf(why, n, "variant %s has no layer passes: not with a CPML", c->variant);
         goto fail;
@@ -458,7 +484,7 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
     }
     /* Each array first touched (zeroed) on the device, by its computing threads on a CPU. */
     for (int comp = 0; comp < NCOMPONENTS; comp++) {
-        for (int l = 0; l < s->levels; l++) {
+        for (int l = 0; l < s->levels + m->passes; l++) { /* passes: one more, written while the others are read */
             if (!(m->f[comp][l] = c->b->alloc(m->bytes))) goto full;
             c->b->fill_random(m->f[comp][l], m->cells, c->precision, 1, 0, 0);
         }
@@ -501,6 +527,7 @@ static void component_args(const struct stepper *m, int comp, struct kernel_args
     memcpy(a->block, c->block, sizeof a->block);
     a->nodes = c->nodes > 0 ? c->nodes : 1;
     a->rows = c->rows, a->stages = c->stages, a->regs = c->regs; /* 0: the kernel's default */
+    a->tsteps = c->tsteps;
     a->boundary = c->boundary, a->open_z = c->open_z;
     if (m->fold && !m->layer_off) a->layer = m->largs[!component_is_h(comp)];
 }
@@ -614,13 +641,14 @@ void *step_field(const struct stepper *m, int comp, int level) { return m->f[com
 
 void step_prepare(const struct step_config *c)
 {
-    const int fused = step_fused_traits(c->b->device, c->variant) != NULL;
+    const struct variant_traits *ft = step_fused_traits(c->b->device, c->variant);
+    const int fused = ft != NULL, passes = ft && ft->passes; /* passes: one kernel a pass, H's entry */
     if (!c->b->prepare) return;
     /* the update kernels (a fused variant's two), then the layer's six, each on a core of its own */
 #pragma omp parallel for schedule(dynamic) num_threads(omp_get_num_procs())
     for (int j = 0; j < NCOMPONENTS + 6; j++) {
         char why[256];
-        if (j < NCOMPONENTS && (!fused || j % 3 == 0)) {
+        if (j < NCOMPONENTS && (!fused || j % 3 == 0) && !(passes && j == EX)) {
             const struct kernel_entry *k = step_kernel(c, j);
             struct kernel_args a[3];
             memset(a, 0, sizeof a);
@@ -628,7 +656,7 @@ void step_prepare(const struct step_config *c)
             a[0].sy = c->grid[0] + 2 * HALO, a[0].sz = a[0].sy * (c->grid[1] + 2 * HALO);
             memcpy(a[0].block, c->block, sizeof a[0].block);
             a[0].nodes = c->nodes > 0 ? c->nodes : 1, a[0].rows = c->rows, a[0].stages = c->stages;
-            a[0].regs = c->regs;
+            a[0].regs = c->regs, a[0].tsteps = step_tsteps(c);
             a[1] = a[2] = a[0];
             if (k) c->b->prepare(k, a, why, sizeof why);
         } else if (j >= NCOMPONENTS && c->pml && c->b->prepare_layer) {
@@ -676,9 +704,30 @@ static int wave_steps(struct stepper *m, int steps, char *why, size_t n)
     return 0;
 }
 
+/* A variant with trait passes: one launch a pass of c.tsteps steps (the last one what is left),
+ * from each field's newest level into its spare (f[comp][levels]), which then becomes the newest. */
+static void pass_steps(struct stepper *m, int steps)
+{
+    const int L = m->c.s->levels;
+    for (int t, done = 0; done < steps; done += t) {
+        struct kernel_args a[NCOMPONENTS];
+        t = steps - done < m->c.tsteps ? steps - done : m->c.tsteps;
+        for (int comp = 0; comp < NCOMPONENTS; comp++) {
+            component_args(m, comp, &a[comp]);
+            a[comp].out = m->f[comp][L], a[comp].tsteps = t;
+        }
+        m->k[HX]->fn(a); /* a launch: checked at the step's end */
+        for (int comp = 0; comp < NCOMPONENTS; comp++) {
+            void *newest = m->f[comp][L];
+            m->f[comp][L] = m->f[comp][0], m->f[comp][0] = newest;
+        }
+    }
+}
+
 int step_run(struct stepper *m, int steps, char *why, size_t n)
 {
-    if (m->wave && wave_steps(m, steps, why, n)) return -1;
+    if (m->passes) pass_steps(m, steps);
+    else if (m->wave && wave_steps(m, steps, why, n)) return -1;
     for (int t = 0; t < steps && !m->wave; t++)
         if (step_half(m, HX, why, n) || step_half(m, EX, why, n)) return -1;
     return m->c.b->sync(why, n);

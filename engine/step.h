@@ -65,10 +65,15 @@ const struct variant_traits *step_fused_traits(enum device d, const char *varian
  * the traits of c's storage (a tiled variant's default rows differ with and without arrays). */
 const struct variant_traits *step_traits(const struct step_config *c);
 /* Steps one pass over memory advances: a temporally blocked variant's c->tsteps (its default where 0,
- * wave.h), 1 for every other variant. */
+ * step_default_tsteps), 1 for every other variant. */
 int step_tsteps(const struct step_config *c);
+/* A temporally blocked variant's steps a pass where none were tuned or given: the CPU wave's
+ * WAVE_DEFAULT_STEPS; 2 for a variant that keeps the levels on chip (trait passes: wave25d),
+ * which every leapfrog scheme's tile of its default launch takes. */
+int step_default_tsteps(enum device d, const char *variant);
 /* 1 if c's device has the kernels of c's scheme, variant, precision and storage (and, with a
- * layer, its layer kernels: the CPU's only, so far). */
+ * layer, its layer kernels: the CPU's only, so far), and they take c's scheme (a variant with
+ * trait passes keeps one time level a field: not S44's four). */
 int step_supported(const struct step_config *c);
 
 struct stepper;

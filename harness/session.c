@@ -110,12 +110,15 @@ void step_default_launch(const struct session *s, struct step_run *c)
     char slug[128];
     session_tuned_slug(s, c->threads, slug, sizeof slug);
     if (step_temporal(s->device, sc->variant)) { /* its steps per pass (its tuned line's nodes) and tile */
-        int block[3] = {0, 0, 1}, tsteps = WAVE_DEFAULT_STEPS; /* on the CPU a plane a sweep step */
+        int block[3] = {0, 0, 1}, tsteps = step_default_tsteps(s->device, sc->variant); /* CPU: a plane a sweep step */
         const int found =
             !tuned_block(slug, sc->s->name, HX, sc->precision, sc->coef, tuned, sc->grid, block, &tsteps, &rows, &stages, NULL);
+        const struct variant_traits *t = step_fused_traits(s->device, sc->variant);
         if (!sc->tsteps) sc->tsteps = tsteps;
         if (found || s->device == DEV_CPU) {
             if (!sc->block[0] && !sc->block[2]) memcpy(sc->block, block, sizeof sc->block);
+            if (!sc->rows) sc->rows = rows;
+            if (!sc->nodes && t->passes) sc->nodes = t->nodes; /* its chunk of planes: the declared one */
             return;
         } /* a GPU's untuned block: as the fused step's, below */
     }

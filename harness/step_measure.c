@@ -149,7 +149,8 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
      * H100 ran the probe 14% slower (the step up to 4%) for some milliseconds, one step and even
      * three probe passes long, which alone spread bench's uniform rows by 7 to 13 points. */
     int rc = ms && probes ? 0 : -1;
-    r->steps = c->steps ? c->steps : tsteps; /* the warm-up's, when it sizes the samples */
+    r->steps = c->steps ? (c->steps + tsteps - 1) / tsteps * tsteps : tsteps; /* whole passes; the warm-up's, when it
+                                                                                 * sizes the samples */
     for (int s = -1; s < c->reps && !rc; s++) {
         struct bandwidth warm_up;
         b->probe_bandwidth(s < 0 ? &warm_up : &probes[s], r->cache_resident ? 0 : 1);

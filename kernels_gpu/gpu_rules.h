@@ -83,6 +83,48 @@ GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], 
     return v * (bx + 2 * HALO);
 }
 
+/* wave25d, the GPU's temporally blocked step (wave25d.cu.step): T steps a launch, its 2T
+ * half-steps ("levels" 1 .. 2T, H odd, E even) kept in shared memory. Along each axis, H's
+ * half-step reads its sources at offsets hlo .. hhi about the node, E's at elo .. ehi (over the
+ * three source fields). A block's tile of nodes reaches past the nodes it writes by each level's
+ * reach: below by wave25d_below, above by wave25d_above. Reads past the tile's edge land in the
+ * neighbouring row or plane, and only nodes the block does not write depend on them; wave25d_pad
+ * values before and after the rings keep the first and last rows' reads inside them. */
+GPU_RULE int wave25d_below(int t, int hlo, int elo) { return -t * (hlo + elo); }
+GPU_RULE int wave25d_above(int t, int hhi, int ehi) { return t * (hhi + ehi); }
+GPU_RULE int wave25d_reach(int hlo, int hhi, int elo, int ehi)
+{
+    const int l = -hlo > -elo ? -hlo : -elo, h = hhi > ehi ? hhi : ehi;
+    return l > h ? l : h;
+}
+GPU_RULE int wave25d_pad(int w, int reach_x, int reach_y) { return reach_y * w + reach_x; }
+
+/* Planes of a level's ring: the next level (the other field) reads z0_next .. z1_next about its
+ * plane, which lies z1_next behind; the level after it (this field) reads its own node,
+ * z1_next + z1_after behind. Each level is stored, then the block synchronizes, then the next
+ * reads: the plane written must not be one still to be read. */
+GPU_RULE int wave25d_slots(int z0_next, int z1_next, int z1_after)
+{
+    return (z1_next - z0_next > z1_next + z1_after ? z1_next - z0_next : z1_next + z1_after) + 1;
+}
+
+/* Shared memory, in values: the rings of levels 0 .. 2T-1 (E's at even levels, H's at odd), three
+ * components each, planes of w x h, between two pads. The kernel's layout, in that order. */
+GPU_RULE long wave25d_smem_values(int w, int h, int t, int pad, int hz0, int hz1, int ez0, int ez1)
+{
+    return 3L * w * h * t * (wave25d_slots(hz0, hz1, ez1) + wave25d_slots(ez0, ez1, hz1)) + 2L * pad;
+}
+
+/* wave25d's launch bounds: as many blocks of `threads` a multiprocessor as its shared memory
+ * holds (228 KiB on the H100 and H200, 1 KiB of it the system's per block), but not so many that a
+ * thread gets fewer than 64 registers (its levels' addresses and values; fewer spilled). */
+GPU_RULE int wave25d_min_blocks(int threads, long smem_bytes)
+{
+    const long by_smem = 233472L / (smem_bytes + 1024), by_regs = 1024 / threads;
+    const long b = by_smem < by_regs ? by_smem : by_regs;
+    return b < 1 ? 1 : (int)b;
+}
+
 /* The halo refresh's geometry (support.cu's kernels, gpu_backend.c's launch): the refreshed
  * cells of one field in three disjoint boxes, threads along x first where the box allows:
  *   Z: the c[2] refreshed planes, whole (padded) planes;

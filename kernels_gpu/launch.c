@@ -40,6 +40,7 @@ struct shape {
     char constant[MAX_CONSTANTS][CONSTANT_LEN];
     unsigned block[3];
     size_t smem;
+    int written[2];          /* wave25d: the nodes a block writes along x and y (its tile less the reach) */
     struct kernel_args args; /* a's launch with its unset parts (0) made the kernel's defaults */
 };
 
@@ -48,7 +49,9 @@ struct facts {
     const struct kernel_entry *k;
     int real;            /* bytes per value */
     int lo[3][3], hi[3][3];
+    int olo[3][3], ohi[3][3]; /* a fused kernel's other half-step's boxes (wave25d runs both) */
     int nnode;
+    int levels;          /* the scheme's time levels */
     const struct traits *traits;
 };
 
@@ -301,6 +304,87 @@ static void wave_run_all(const void *fn, const struct shape *s, const struct ker
               blocks_for(box[1][1] - box[1][0], b[2]), s->block, 0, params);
 }
 
+/* wave25d: T steps a launch (wave25d.cu.step; its ring sizes and reach are gpu_rules.h's), the
+ * H half-step's kernel given both half-steps' kernel_args (a[0..5]); flat blocks of tiles of
+ * Bx x rows*By nodes, each block a chunk of a.nodes planes. Each axis' reach of a half-step:
+ * over its three source fields. */
+struct wave25d_geom {
+    int t, w, h, pad, below[2], out[2];
+    int lo[2][3], hi[2][3]; /* [H, E][axis] */
+};
+
+static void wave25d_geom_of(const struct facts *f, const struct kernel_args *a, struct wave25d_geom *g)
+{
+    const int h_first = f->k->component == HX;
+    for (int half = 0; half < 2; half++) /* [0] H's boxes, [1] E's */
+        for (int ax = 0; ax < 3; ax++) {
+            const int(*lo)[3] = half == !h_first ? f->lo : f->olo, (*hi)[3] = half == !h_first ? f->hi : f->ohi;
+            g->lo[half][ax] = g->hi[half][ax] = 0;
+            for (int fld = 0; fld < 3; fld++) {
+                if (lo[fld][ax] < g->lo[half][ax]) g->lo[half][ax] = lo[fld][ax];
+                if (hi[fld][ax] > g->hi[half][ax]) g->hi[half][ax] = hi[fld][ax];
+            }
+        }
+    g->t = a->tsteps > 0 ? a->tsteps : 1, g->w = a->block[0], g->h = a->block[1] * a->rows;
+    g->pad = wave25d_pad(g->w, wave25d_reach(g->lo[0][0], g->hi[0][0], g->lo[1][0], g->hi[1][0]),
+                         wave25d_reach(g->lo[0][1], g->hi[0][1], g->lo[1][1], g->hi[1][1]));
+    for (int ax = 0; ax < 2; ax++) {
+        const int n = ax ? g->h : g->w;
+        g->below[ax] = wave25d_below(g->t, g->lo[0][ax], g->lo[1][ax]);
+        g->out[ax] = n - g->below[ax] - wave25d_above(g->t, g->hi[0][ax], g->hi[1][ax]);
+    }
+}
+
+static void wave25d_shape(const struct facts *f, const struct kernel_args *a, struct shape *s)
+{
+    plain_shape(a, s);
+    tiled_args(f, a, &s->args);
+    s->args.tsteps = a->tsteps > 0 ? a->tsteps : 1;
+    const struct kernel_args *t = &s->args;
+    struct wave25d_geom g;
+    wave25d_geom_of(f, t, &g);
+    constant(s, "TILE_BX", t->block[0]), constant(s, "TILE_BY", t->block[1]);
+    constant(s, "TILE_ROWS", t->rows), constant(s, "WAVE25D_T", g.t);
+    s->smem = (size_t)f->real * (size_t)wave25d_smem_values(g.w, g.h, g.t, g.pad, g.lo[0][2], g.hi[0][2], g.lo[1][2],
+                                                            g.hi[1][2]);
+    s->written[0] = g.out[0], s->written[1] = g.out[1];
+}
+
+static int wave25d_check(const struct facts *f, const struct shape *s, char *why, size_t n)
+{
+    const struct kernel_args *a = &s->args;
+    struct wave25d_geom g;
+    wave25d_geom_of(f, a, &g);
+    if (f->levels != 1) {
+        snprintf(why, n, "variant wave25d keeps one time level a field on chip: not %s's %d", f->k->scheme, f->levels);
+        return -1;
+    }
+    if (block_in_limits(a->block, f->traits->max_threads, why, n) || narrow_offsets(a, why, n)) return -1;
+    if (a->block[2] != 1) snprintf(why, n, "block %dx%dx%d: wave25d takes Bz = 1", a->block[0], a->block[1], a->block[2]);
+    else if (a->rows < 1) snprintf(why, n, "%d rows: wave25d takes at least one", a->rows);
+    else if (g.out[0] < 1 || g.out[1] < 1)
+        snprintf(why, n, "a tile of %dx%d nodes (block %dx%d, %d rows) is no wider than what %d steps reach (%d, %d): "
+                 "larger blocks or fewer steps a pass", g.w, g.h, a->block[0], a->block[1], a->rows, g.t,
+                 g.w - g.out[0], g.h - g.out[1]);
+    else if (s->smem > (size_t)gpu_device()->smem_optin)
+        snprintf(why, n, "block %dx%d with %d rows and %d steps a pass needs %zu bytes of shared memory, more than the "
+                 "device's %d", a->block[0], a->block[1], a->rows, g.t, s->smem, gpu_device()->smem_optin);
+    else if (blocks_for(a->ny, g.out[1]) > GRID_YZ_MAX || blocks_for(a->nz, a->nodes) > GRID_YZ_MAX)
+        snprintf(why, n, "grid %dx%dx%d needs more than %ld blocks in y or z", a->nx, a->ny, a->nz, GRID_YZ_MAX);
+    else return 0;
+    return -1;
+}
+
+static void wave25d_run_all(const void *fn, const struct shape *s, const struct kernel_args *a6)
+{
+    struct kernel_args f[6]; /* struct wave25d_args */
+    for (int q = 0; q < 6; q++)
+        f[q] = a6[q], f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].tsteps = s->args.tsteps;
+    void *params[] = {f};
+    gpu_start(fn, blocks_for(f[0].nx, s->written[0]), blocks_for(f[0].ny, s->written[1]), blocks_for(f[0].nz, f[0].nodes),
+              s->block, s->smem, params);
+}
+
 static const struct rule {
     const char *variant;
     void (*shape)(const struct facts *f, const struct kernel_args *a, struct shape *s); /* NULL: plain */
@@ -315,6 +399,7 @@ static const struct rule {
     {"fused", fused_shape, fused_check, NULL, fused_run_all},
     {"fused25d", fused25d_shape, tiled_fits, NULL, fused25d_run_all},
     {"wave", NULL, wave_check, NULL, wave_run_all},
+    {"wave25d", wave25d_shape, wave25d_check, NULL, wave25d_run_all},
 };
 
 /* ---- kernels: sources, compiled shapes, loaded functions --------------------------------------- */
@@ -373,7 +458,11 @@ static struct kstate *state_of(const struct kernel_entry *k)
             struct facts *f = &st->f;
             f->k = k, f->real = k->precision == F32 ? 4 : 8, f->traits = &st->t->traits;
             source_boxes(&d, fused, f->lo, f->hi);
+            struct kernel_desc other = d;
+            other.component = d.component == HX ? EX : HX;
+            if (fused) source_boxes(&other, fused, f->olo, f->ohi);
             f->nnode = node_array_count(&d, fused);
+            f->levels = d.s->levels;
             st->source = kernel_source(&d, st->t);
         }
     }
