@@ -141,14 +141,18 @@ struct rates {
     int n;
 };
 
-/* The device's temporally blocked step variant (wave.h), NULL if it has none. */
-static const char *temporal_variant(int device)
+/* The device's temporally blocked step variant for scheme s on backend b (s NULL: any), NULL if
+ * it has none: the last in table order that takes s (a GPU's wave25d, whose levels stay on chip,
+ * before its wave). */
+static const char *temporal_variant(int device, const struct backend *b, const struct scheme *s, int precision, int coef)
 {
-    const char *v[8];
+    const char *v[8], *found = NULL;
     const int n = step_fused_variants(device, v, 8);
-    for (int i = 0; i < n; i++)
-        if (step_temporal(device, v[i])) return v[i];
-    return NULL;
+    for (int i = 0; i < n; i++) {
+        const struct step_config c = {.b = b, .s = s, .variant = v[i], .precision = precision, .coef = coef};
+        if (step_temporal(device, v[i]) && (!s || step_supported(&c))) found = v[i];
+    }
+    return found;
 }
 
 /* The grid a problem steps: the answer's domain with the layer (o->pml cells) on every face; its
@@ -186,7 +190,7 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
         /* with --run, a tenth of the run's steps a sample: prediction and run are then
          * independent samples of the same steps on the same grid */
         int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 0; /* 0: step_measure's */
-        if (measure_full_step(se, a->s, temporal ? temporal_variant(o->device) : "components", o->precision, o->coef,
+        if (measure_full_step(se, a->s, temporal ? temporal_variant(se->device, se->b, a->s, o->precision, o->coef) : "components", o->precision, o->coef,
                               o->pml, grid, steps, &r->t[i], why, sizeof why))
             cli_error("cost: measuring %s: %s", a->s->name, why);
         r->s[i] = a->s, r->cells[i] = a->cells, r->temporal[i] = temporal, r->n++;
@@ -444,7 +448,7 @@ static int compute(const struct opts *o, struct session *se, const char *machine
     if (!yee) cli_error("cost: no Yee scheme built in (the reference)");
     /* the temporally blocked step's rows too, where the device has one (not with a layer, which it
      * has no passes for; not run by --run) */
-    const int kinds = temporal_variant(o->device) && !o->run && !o->pml ? 2 : 1;
+    const int kinds = temporal_variant(o->device, NULL, NULL, 0, 0) && !o->run && !o->pml ? 2 : 1;
     for (int b = 0; b < o->nbudgets; b++) {
         struct cost_problem p = o->p;
         p.budget_deg = o->budgets[b];

@@ -462,11 +462,17 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     final_few(q, e);
 }
 
-/* Step c at launch i of l (its block, nodes, tiling). */
+/* Step c at launch i of l (its block, nodes, tiling). A temporally blocked step's launch gives
+ * its steps a pass as nodes (tuned.h); its planes a block: the variant's declared chunk (one
+ * where it has none, the CPU's wave). */
 static struct step_config step_at(struct step_config c, const struct shapes *l, int i)
 {
     memcpy(c.block, l->b[i], sizeof c.block);
     c.nodes = l->nodes[i], c.rows = l->rows[i], c.stages = l->stages[i];
+    if (step_temporal(c.b->device, c.variant)) {
+        const struct variant_traits *t = step_fused_traits(c.b->device, c.variant);
+        c.tsteps = c.nodes, c.nodes = t->passes ? t->nodes : 1;
+    }
     return c;
 }
 
@@ -477,12 +483,10 @@ static struct step_config step_at(struct step_config c, const struct shapes *l, 
 static void try_steps(struct session *s, struct step_run *c, const struct shapes *l, int reps, struct tuned_entry *e,
                       struct timed *t, const int grid[3], char *why, size_t n)
 {
-    const struct variant_traits *vt = step_fused_traits(s->device, c->c.variant);
-    const int temporal = vt && vt->planes; /* a launch's nodes: its steps per pass (tuned.h) */
+    const int temporal = step_temporal(s->device, c->c.variant); /* a launch's nodes: its steps a pass */
     for (int i = 0; i < l->n; i++) {
         struct step_result r;
         c->c = step_at(c->c, l, i), c->reps = reps;
-        if (temporal) c->c.tsteps = c->c.nodes, c->c.nodes = 1;
         double mc = -1;
         if (step_measure(c, &s->desc, &r, why, n) == 0) {
             const struct step_record m = {"tune", c, &r, &s->desc};
@@ -493,7 +497,11 @@ static void try_steps(struct session *s, struct step_run *c, const struct shapes
                 e->mcells_per_s = mc, e->gbs = step_num(STEP_gbs_effective, &m);
                 memcpy(e->grid, grid, sizeof e->grid);
             }
-            if (temporal)
+            if (temporal && s->device == DEV_GPU)
+                fprintf(stderr, "  %s %s %s, steps a pass %d, block %dx%d, %d rows: %.1f MCells/s (%.0f%% of bw)\n",
+                        c->c.s->name, coef_names[c->c.coef], c->c.variant, c->c.tsteps, c->c.block[0], c->c.block[1],
+                        c->c.rows, mc, r.pct_bw);
+            else if (temporal)
                 fprintf(stderr, "  %s %s %s, steps a pass %d, planes a sweep step %d: %.1f MCells/s (%.0f%% of bw)\n",
                         c->c.s->name, coef_names[c->c.coef], c->c.variant, c->c.tsteps, c->c.block[2], mc, r.pct_bw);
             else if (s->device == DEV_CPU)
@@ -557,6 +565,12 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                                     {32, 8, 1},  {64, 4, 1},  {128, 2, 1}, {128, 4, 1},  {256, 2, 1}};
     static const int tiles[][3] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 2, 1}}; /* FUSED25D_TILES */
     static const int block_nodes[] = {1, 2}, tile_nodes[] = {16, 64};
+    /* a temporally blocked step that keeps its levels on chip (trait passes): the first tile at 1 to
+     * 3 steps a pass, then the others (tiles of 512 and 1024 nodes; rows the fourth number) at the
+     * best one's (a launch whose levels reach past its tile or fill shared memory is refused). On
+     * the H100 at 512^3 no tile won at four steps, and the best tile at three was the best at two. */
+    static const int pass_tiles[][4] = {{32, 8, 1, 2}, {32, 16, 1, 1}, {64, 8, 1, 2}, {64, 16, 1, 1}, {32, 8, 1, 4}};
+    enum { PASS_MAX_STEPS = 3 };
     const int grid[3] = {given_grid[0] ? given_grid[0] : DEFAULT_GRID, given_grid[0] ? given_grid[1] : DEFAULT_GRID,
                          given_grid[0] ? given_grid[2] : DEFAULT_GRID};
     const char *fused[8];
@@ -586,6 +600,13 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 if (!step_supported(&p->c.c) || (!force && table_find(table, &p->e))) continue;
                 const struct variant_traits *t = step_traits(&p->c.c); /* this storage's kernels' */
                 if (t->planes) continue; /* the GPU wave: slower than fused at every T tried (notes) */
+                if (t->passes) {
+                    if (step_vacuum(&p->c.c, w, why, sizeof why) || step_fits(&p->c, &s->desc, why, sizeof why)) continue;
+                    for (int steps = 1; steps <= PASS_MAX_STEPS; steps++)
+                        add_launch(&p->next, pass_tiles[0], steps, pass_tiles[0][3], 0);
+                    npending++;
+                    continue;
+                }
                 if (step_vacuum(&p->c.c, w, why, sizeof why) || step_fits(&p->c, &s->desc, why, sizeof why)) {
                     fprintf(stderr, "tune --step: %s %s: %s\n", sl[i]->name, coef_names[coef], why);
                     continue;
@@ -611,6 +632,11 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 declared_tiling(t, &rows, &stages);
                 struct shapes top = {0};
                 memset(&p->next, 0, sizeof p->next);
+                if (t->passes) { /* the other tiles at the best steps a pass */
+                    for (size_t b = 1; phase == 1 && p->e.mcells_per_s >= 0 && b < sizeof pass_tiles / sizeof pass_tiles[0]; b++)
+                        add_launch(&p->next, pass_tiles[b], p->e.nodes, pass_tiles[b][3], 0);
+                    continue;
+                }
                 if (phase == 1) {
                     fastest(&p->seen, STEP_SECOND_NODES, 0, &top);
                     for (int b = 0; b < top.n; b++) add_launch(&p->next, top.b[b], t->flat ? tile_nodes[1] : block_nodes[1], rows, stages);

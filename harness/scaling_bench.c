@@ -39,12 +39,14 @@ static int scaling_row(const struct session *s, const char *dir, int quick, cons
 {
     const struct scheme *sc = scheme_at(i);
     struct throughput committed;
-    const char *variant = fastest && fastest[i][coef] ? fastest[i][coef] : STEP_FUSED, *names[8];
+    /* the fastest step of one GPU, unless temporally blocked: slabs exchange halos every step */
+    const char *variant = STEP_FUSED, *names[8];
+    if (fastest && fastest[i][coef] && !step_temporal(DEV_GPU, fastest[i][coef])) variant = fastest[i][coef];
     const int nv = step_fused_variants(DEV_GPU, names, 8);
     if (!(fastest && fastest[i][coef]) &&
         !cost_throughput_from_results(dir, s->slug, sc, DEV_GPU, F32, coef, 0, 0, 512.0 * 512 * 512, &committed))
         for (int v = 0; v < nv; v++) /* the table's own name: committed's dies with this call */
-            if (!strcmp(names[v], committed.variant)) variant = names[v];
+            if (!strcmp(names[v], committed.variant) && !step_temporal(DEV_GPU, names[v])) variant = names[v];
     char why[512];
     *g = (struct step_run){.c = {.b = s->b, .s = sc, .precision = F32, .coef = coef,
                                  .variant = step_kernel_variant(s->device, variant),
