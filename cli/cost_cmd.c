@@ -34,9 +34,9 @@ static const char usage[] =
     "\n"
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
     "same scheme, precision, storage and layer, at the grid nearest the problem's; else --measure.\n"
-    "Where the device has a temporally blocked step (wave: several steps per pass over memory), each\n"
-    "scheme also gets a row stepped by it (where its rows are committed, or measured with --measure),\n"
-    "its time against Yee's wave row; not with --pml or --run.\n"
+    "Where the device has a temporally blocked step (wave, and on a GPU wave25d for the schemes it takes:\n"
+    "several steps per pass over memory), each scheme also gets a row stepped by it (where its rows are\n"
+    "committed, or measured with --measure), its time against Yee's such row; not with --pml or --run.\n"
     "With --pml N, each scheme's grid grows by a CPML of N cells on every face, and its time and memory\n"
     "are those of full steps with the layer (fdtdbench step --pml N): the layer charged to each scheme.\n\n";
 

@@ -156,8 +156,8 @@ struct step_record {
     X(scheme, "", "%s", NULL, 1, NULL, "the spec file's scheme name", TXT(m->c->c.s->name))                            \
     X(device, "", "%s", NULL, 1, NULL, "cpu or gpu", TXT(device_names[m->c->c.b->device]))                             \
     X(variant, "", "%s", NULL, 1, NULL,                                                                                \
-      "components (six single-component kernels), fused, fused25d (one per half-step), or wave (several steps per "   \
-      "pass over memory)",                                                                                             \
+      "components (six single-component kernels), fused, fused25d (one per half-step), or wave, wave25d (several "     \
+      "steps per pass over memory)",                                                                                   \
       TXT(m->c->variant))                                                                                              \
     X(precision, "", "%s", NULL, 1, NULL, "f32 or f64", TXT(precision_names[m->c->c.precision]))                       \
     X(coef, "", "%s", NULL, 1, NULL, "array, uniform or indexed (a material byte per node) coefficients",              \
@@ -190,7 +190,7 @@ struct step_record {
       "GPU fused variant: registers per thread at most (empty: the compiler's choice)",                                \
       NUM(m->c->c.regs > 0 ? m->c->c.regs : NAN))                                                                      \
     X(tsteps, "", "%.0f", NULL, 1, NULL,                                                                               \
-      "steps advanced per pass over memory: the temporally blocked variant's (wave), 1 for the others",               \
+      "steps advanced per pass over memory: the temporally blocked variants' (wave, wave25d), 1 for the others",       \
       NUM(step_tsteps(&m->c->c)))                                                                                      \
     X(threads, "", "%.0f", NULL, 1, NULL, "CPU threads used", NUM(m->r->threads))                                      \
     X(steps, "", "%.0f", NULL, 1, NULL, "steps per timed sample", NUM(m->r->steps))                                    \

@@ -137,12 +137,13 @@ static int verify_wave_all(const struct backend *b, double *worst)
  * reach) against T plain steps of the reference, for T = 1, 2 and 3 (then 7 steps: passes of 3,
  * 3 and 1), every scheme with one time level (S44 is not supported: step_supported), storage and
  * boundary, f32 (f64 too at T = 2), on a grid that no tile or chunk of planes divides (block
- * 32x8, 2 rows, 8 planes a chunk). A launch whose levels reach past its tile or that fills
- * shared memory (the wide stencils at T = 3, f64) is refused with the reason, and counted there;
- * T = 1 and 2 in f32 must run for every scheme. The count verified. */
+ * 32x8, 2 rows, 8 planes a chunk) and holds tiles inside it as well as across its faces. A
+ * launch whose levels reach past its tile or that fills shared memory (the wide stencils at T =
+ * 3, f64) is refused with the reason, and counted there; T = 1 and 2 in f32 must run for every
+ * scheme. The count verified. */
 static int verify_passes_all(const struct backend *b, const char *variant, int *refused, double *worst_all)
 {
-    static const int grid[3] = {37, 29, 19}, block[3] = {32, 8, 1};
+    static const int grid[3] = {67, 45, 19}, block[3] = {32, 8, 1}; /* inner tiles too (no image) */
     int checked = 0;
     /* the kernels first, on every core (at T = 3 a kernel unrolls six half-steps) */
 #pragma omp parallel for collapse(3) schedule(dynamic)
