@@ -671,7 +671,7 @@ double step_compiled_ms(const struct stepper *m)
     if (!m->c.b->compiled_ms) return NAN;
     double sum = 0;
     int compiled = 0;
-    for (int comp = 0; comp < NCOMPONENTS; comp += m->fused ? 3 : 1) {
+    for (int comp = 0; comp < (m->passes ? EX : NCOMPONENTS); comp += m->fused ? 3 : 1) { /* passes: H's kernel only */
         struct kernel_args a[3];
         for (int q = 0; q < (m->fused ? 3 : 1); q++) component_args(m, comp + q, &a[q]);
         const double ms = m->c.b->compiled_ms(m->k[comp], a);
