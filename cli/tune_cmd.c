@@ -52,7 +52,8 @@ static const char *const help =
     "its blocks (tiles) at the first node count (tiles also one plane shallower), the three fastest\n"
     "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
     "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
-    "its registers capped at 40, 48 and 64 a thread (step --regs). With --device cpu, --step\n"
+    "its registers capped at 40, 48 and 64 a thread (step --regs); the temporally blocked wave25d:\n"
+    "its first tile at 1 to 3 steps a pass, then four more tiles at the best. With --device cpu, --step\n"
     "tunes the fused step's nodes along z a pass and tile (as a CPU kernel's) and the temporally\n"
     "blocked step (wave): its steps per pass (2, 4, 8, then one more and less than the best) and\n"
     "planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
@@ -556,7 +557,7 @@ static double prepare_searches(const struct step_search *p, int n, const int *ca
  * (tuned.h), which step and bench then use. On the H100 the second node count won only with one of
  * the three fastest blocks at the first. The fused variant's winner is then timed with its
  * registers capped at 40, 48 and 64 a thread, and keeps the fastest (regs). The GPU wave step is
- * not tuned (slower than fused at every steps per pass tried). Every measurement is a verified step_measure; the
+ * not tuned (slower than fused at every steps per pass tried); wave25d is (pass_tiles). Every measurement is a verified step_measure; the
  * winners also go to stdout. */
 static int tune_steps(struct session *s, struct table *table, const char *path, const struct scheme *const *sl,
                       int ns, int precision, int force, int reps, const int given_grid[3])
