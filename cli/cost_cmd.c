@@ -190,8 +190,8 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
         /* with --run, a tenth of the run's steps a sample: prediction and run are then
          * independent samples of the same steps on the same grid */
         int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 0; /* 0: step_measure's */
-        if (measure_full_step(se, a->s, temporal ? temporal_variant(se->device, se->b, a->s, o->precision, o->coef) : "components", o->precision, o->coef,
-                              o->pml, grid, steps, &r->t[i], why, sizeof why))
+        const char *variant = temporal ? temporal_variant(se->device, se->b, a->s, o->precision, o->coef) : "components";
+        if (measure_full_step(se, a->s, variant, o->precision, o->coef, o->pml, grid, steps, &r->t[i], why, sizeof why))
             cli_error("cost: measuring %s: %s", a->s->name, why);
         r->s[i] = a->s, r->cells[i] = a->cells, r->temporal[i] = temporal, r->n++;
     }

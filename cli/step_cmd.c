@@ -140,9 +140,7 @@ int cmd_step(int argc, char **argv)
     session_open(&s, device);
     c.c.b = s.b;
     c.c.variant = step_kernel_variant(device, c.variant);
-    const struct variant_traits *vt = step_fused_traits(device, c.c.variant);
-    if (vt && vt->passes && c.c.s->levels > 1)
-        cli_error("--variant %s keeps one time level a field on chip: not %s's %d", c.variant, c.c.s->name, c.c.s->levels);
+    if (step_takes(&c.c, why, sizeof why)) cli_error("--variant: %s", why);
     if (!step_supported(&c.c))
         cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, wave, fused25d and wave25d on a GPU, or a "
                   "kernel variant of fdtdbench run)",

@@ -557,8 +557,8 @@ static double prepare_searches(const struct step_search *p, int n, const int *ca
  * (tuned.h), which step and bench then use. On the H100 the second node count won only with one of
  * the three fastest blocks at the first. The fused variant's winner is then timed with its
  * registers capped at 40, 48 and 64 a thread, and keeps the fastest (regs). The GPU wave step is
- * not tuned (slower than fused at every steps per pass tried); wave25d is (pass_tiles). Every measurement is a verified step_measure; the
- * winners also go to stdout. */
+ * not tuned (slower than fused at every steps per pass tried); wave25d is (pass_tiles). Every
+ * measurement is a verified step_measure; the winners also go to stdout. */
 static int tune_steps(struct session *s, struct table *table, const char *path, const struct scheme *const *sl,
                       int ns, int precision, int force, int reps, const int given_grid[3])
 {
@@ -601,15 +601,14 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 if (!step_supported(&p->c.c) || (!force && table_find(table, &p->e))) continue;
                 const struct variant_traits *t = step_traits(&p->c.c); /* this storage's kernels' */
                 if (t->planes) continue; /* the GPU wave: slower than fused at every T tried (notes) */
+                if (step_vacuum(&p->c.c, w, why, sizeof why) || step_fits(&p->c, &s->desc, why, sizeof why)) {
+                    fprintf(stderr, "tune --step: %s %s: %s\n", sl[i]->name, coef_names[coef], why);
+                    continue;
+                }
                 if (t->passes) {
-                    if (step_vacuum(&p->c.c, w, why, sizeof why) || step_fits(&p->c, &s->desc, why, sizeof why)) continue;
                     for (int steps = 1; steps <= PASS_MAX_STEPS; steps++)
                         add_launch(&p->next, pass_tiles[0], steps, pass_tiles[0][3], 0);
                     npending++;
-                    continue;
-                }
-                if (step_vacuum(&p->c.c, w, why, sizeof why) || step_fits(&p->c, &s->desc, why, sizeof why)) {
-                    fprintf(stderr, "tune --step: %s %s: %s\n", sl[i]->name, coef_names[coef], why);
                     continue;
                 }
                 const int(*shapes)[3] = t->flat ? tiles : blocks;

@@ -92,12 +92,13 @@ int step_tsteps(const struct step_config *c)
     return !step_temporal(c->b->device, c->variant) ? 1 : c->tsteps > 0 ? c->tsteps : step_default_tsteps(c->b->device, c->variant);
 }
 
-/* 1 if c's scheme fits a variant with trait passes: one time level a field, the only one it keeps
- * on chip (the rings hold each level's newest values). */
-static int passes_take(const struct step_config *c)
+int step_takes(const struct step_config *c, char *why, size_t n)
 {
     const struct variant_traits *t = step_fused_traits(c->b->device, c->variant);
-    return !t || !t->passes || c->s->levels == 1;
+    if (!t || !t->passes || c->s->levels == 1) return 0;
+    if (why) snprintf(why, n, "variant %s keeps one time level a field on chip: not %s's %d", c->variant, c->s->name,
+                      c->s->levels);
+    return -1;
 }
 
 /* The layer kernel of c's half-step from first along axis (codegen/layer.h): the launcher of a
@@ -123,7 +124,7 @@ static int layer_supported(const struct step_config *c)
 
 int step_supported(const struct step_config *c)
 {
-    return step_kernel(c, HX) && step_kernel(c, EX) && passes_take(c) && (!c->pml || layer_supported(c));
+    return step_kernel(c, HX) && step_kernel(c, EX) && !step_takes(c, NULL, 0) && (!c->pml || layer_supported(c));
 }
 
 struct stepper {
@@ -452,13 +453,11 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
         return NULL;
     }
     m->c = *c;
-    m->fused = step_fused_traits(c->b->device, c->variant) != NULL;
+    const struct variant_traits *ft = step_fused_traits(c->b->device, c->variant);
+    m->fused = ft != NULL;
     m->wave = step_temporal(c->b->device, c->variant);
-    m->passes = m->fused && step_fused_traits(c->b->device, c->variant)->passes;
-    if (!passes_take(c)) {
-        snprintf(why, n, "variant %s keeps one time level a field on chip: not %s's %d", c->variant, s->name, s->levels);
-        goto fail;
-    }
+    m->passes = ft && ft->passes;
+    if (step_takes(c, why, n)) goto fail;
     if (m->wave && c->pml) {
         snprintf(why, n, "variant %s has no layer passes: not with a CPML", c->variant);
         goto fail;

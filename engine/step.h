@@ -71,9 +71,11 @@ int step_tsteps(const struct step_config *c);
  * WAVE_DEFAULT_STEPS; 2 for a variant that keeps the levels on chip (trait passes: wave25d),
  * which every leapfrog scheme's tile of its default launch takes. */
 int step_default_tsteps(enum device d, const char *variant);
+/* 0 if c's variant takes c's scheme, else -1 saying why (where why is not NULL): a variant with
+ * trait passes keeps one time level a field on chip, not S44's four. */
+int step_takes(const struct step_config *c, char *why, size_t n);
 /* 1 if c's device has the kernels of c's scheme, variant, precision and storage (and, with a
- * layer, its layer kernels: the CPU's only, so far), and they take c's scheme (a variant with
- * trait passes keeps one time level a field: not S44's four). */
+ * layer, its layer kernels: the CPU's only, so far), and they take c's scheme (step_takes). */
 int step_supported(const struct step_config *c);
 
 struct stepper;

@@ -445,6 +445,18 @@ static void test_bad_input(void)
     CHECK(step_open(&c, why, sizeof why) == NULL && strstr(why, "at least"), "a grid under the halo opened: %s", why);
     c.grid[1] = small[1], c.variant = "nonesuch";
     CHECK(step_open(&c, why, sizeof why) == NULL && strstr(why, "nonesuch"), "an unknown variant opened: %s", why);
+    /* a variant that keeps one time level on chip (trait passes: the GPU's wave25d, in a build with
+     * the GPU table; no GPU needed to ask) takes Yee but not S44 */
+    const struct scheme *s44 = scheme_find("s44"), *yee = scheme_find("yee");
+    const struct variant_traits *t = step_fused_traits(DEV_GPU, "wave25d");
+    if (t && t->passes && s44 && yee) {
+        struct step_config g = config(gpu_backend(), s44, w, "wave25d");
+        why[0] = '\0';
+        CHECK(!step_supported(&g) && step_takes(&g, why, sizeof why) == -1 && strstr(why, "time level"),
+              "wave25d with S44: supported %d, why '%s'", step_supported(&g), why);
+        g = config(gpu_backend(), yee, w, "wave25d");
+        CHECK(step_supported(&g) && step_takes(&g, NULL, 0) == 0, "wave25d with Yee refused");
+    }
 }
 
 /* A stepper relaunched (the tuner's candidates, step_measure_keep) steps as one opened at that
