@@ -83,7 +83,7 @@ int cmd_step(int argc, char **argv)
         {"nodes", CLI_INT, "N",
          "GPU: nodes per thread along z (wave25d: planes a block); CPU fused: nodes along z a pass, 1 or 2 (tuned, "
          "else the variant's)",
-         &c.c.nodes, 1, 64, NULL, 0},
+         &c.c.nodes, 1, 1024, NULL, 0},
         {"tsteps", CLI_INT, "T", "wave, wave25d: steps per pass over memory (tuned, else 4 on the CPU, 2 on a GPU)",
          &c.c.tsteps, 1, WAVE_MAX_STEPS,
          NULL, 0},

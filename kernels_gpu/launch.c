@@ -51,7 +51,6 @@ struct facts {
     int lo[3][3], hi[3][3];
     int olo[3][3], ohi[3][3]; /* a fused kernel's other half-step's boxes (wave25d runs both) */
     int nnode;
-    int levels;          /* the scheme's time levels */
     const struct traits *traits;
 };
 
@@ -355,10 +354,6 @@ static int wave25d_check(const struct facts *f, const struct shape *s, char *why
     const struct kernel_args *a = &s->args;
     struct wave25d_geom g;
     wave25d_geom_of(f, a, &g);
-    if (f->levels != 1) {
-        snprintf(why, n, "variant wave25d keeps one time level a field on chip: not %s's %d", f->k->scheme, f->levels);
-        return -1;
-    }
     if (block_in_limits(a->block, f->traits->max_threads, why, n) || narrow_offsets(a, why, n)) return -1;
     if (a->block[2] != 1) snprintf(why, n, "block %dx%dx%d: wave25d takes Bz = 1", a->block[0], a->block[1], a->block[2]);
     else if (a->rows < 1) snprintf(why, n, "%d rows: wave25d takes at least one", a->rows);
@@ -462,7 +457,6 @@ static struct kstate *state_of(const struct kernel_entry *k)
             other.component = d.component == HX ? EX : HX;
             if (fused) source_boxes(&other, fused, f->olo, f->ohi);
             f->nnode = node_array_count(&d, fused);
-            f->levels = d.s->levels;
             st->source = kernel_source(&d, st->t);
         }
     }
