@@ -32,7 +32,7 @@ static long blocks_for(long n, long b) { return (n + b - 1) / b; }
 
 /* ---- one launch's shape ------------------------------------------------------------------ */
 
-enum { MAX_CONSTANTS = 4, CONSTANT_LEN = 32 };
+enum { MAX_CONSTANTS = 6, CONSTANT_LEN = 32 };
 
 /* What a launch compiles and launches: its constants (-DNAME=value), block and shared memory. */
 struct shape {
@@ -56,6 +56,7 @@ struct facts {
 
 static void constant(struct shape *s, const char *name, int value)
 {
+    if (s->nconst == MAX_CONSTANTS) emit_fail("launch.c: more than %d compile-time constants (%s)", MAX_CONSTANTS, name);
     snprintf(s->constant[s->nconst++], CONSTANT_LEN, "-D%s=%d", name, value);
 }
 
@@ -343,7 +344,7 @@ static void wave25d_shape(const struct facts *f, const struct kernel_args *a, st
     struct wave25d_geom g;
     wave25d_geom_of(f, t, &g);
     constant(s, "TILE_BX", t->block[0]), constant(s, "TILE_BY", t->block[1]);
-    constant(s, "TILE_ROWS", t->rows), constant(s, "WAVE25D_T", g.t);
+    constant(s, "TILE_ROWS", t->rows), constant(s, "WAVE25D_T", g.t), constant(s, "WAVE25D_BOUNDARY", t->boundary);
     s->smem = (size_t)f->real * (size_t)wave25d_smem_values(g.w, g.h, g.t, g.pad, g.lo[0][2], g.hi[0][2], g.lo[1][2],
                                                             g.hi[1][2]);
     s->written[0] = g.out[0], s->written[1] = g.out[1];
