@@ -28,10 +28,18 @@ shift $((OPTIND - 1))
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 jobs=${JOBS:-$(nproc)}
 BUILD=${BUILD:-build}
-make -j"$jobs" BUILD="$BUILD" >/dev/null || { echo "ab.sh: the new tree does not build" >&2; exit 1; }
-make -C "$OLD" -j"$jobs" BUILD=build >/dev/null || { echo "ab.sh: the old tree does not build" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+build() { # SIDE MAKE-ARGS...: its output kept apart from the runs' lines, shown if it fails
+    local side=$1
+    shift
+    make "$@" >"$scratch/make-$side.log" 2>&1 && return
+    tail -n 20 "$scratch/make-$side.log" >&2
+    echo "ab.sh: the $side tree does not build" >&2
+    exit 1
+}
+build new -j"$jobs" BUILD="$BUILD"
+build old -C "$OLD" -j"$jobs" BUILD=build
 for ((round = 1; round <= rounds; round++)); do
     for side in old new; do
         bin=$PWD/$BUILD/fdtdbench
