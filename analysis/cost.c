@@ -157,7 +157,8 @@ static int split_csv(char *line, char **f, int max)
 }
 
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
-                                 int precision, int coef, int pml, int temporal, double cells, struct throughput *t)
+                                 int precision, int coef, int pml, const char *temporal, double cells,
+                                 struct throughput *t)
 {
     enum { MAXF = 128 };
     char dir[512], path[1024], best_date[64] = "";
@@ -191,7 +192,8 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                 strcmp(fields[at[C_DEVICE]], device_names[device]) ||
                 strcmp(fields[at[C_PRECISION]], precision_names[precision]) ||
                 strcmp(fields[at[C_COEF]], coef_names[coef]) || (at[C_PML] >= 0 ? atoi(fields[at[C_PML]]) : 0) != pml ||
-                (at[C_VARIANT] >= 0 && step_temporal(device, fields[at[C_VARIANT]])) != temporal ||
+                (temporal ? at[C_VARIANT] < 0 || strcmp(fields[at[C_VARIANT]], temporal)
+                          : at[C_VARIANT] >= 0 && step_temporal(device, fields[at[C_VARIANT]])) ||
                 (at[C_SLABS] >= 0 && atoi(fields[at[C_SLABS]]) > 1))
                 continue;
             double g = atof(fields[at[C_NX]]) * atof(fields[at[C_NY]]) * atof(fields[at[C_NZ]]);

@@ -35,8 +35,9 @@ static const char usage[] =
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
     "same scheme, precision, storage and layer, at the grid nearest the problem's; else --measure.\n"
     "Where the device has a temporally blocked step (wave, and on a GPU wave25d for the schemes it takes:\n"
-    "several steps per pass over memory), each scheme also gets a row stepped by it (where its rows are\n"
-    "committed, or measured with --measure), its time against Yee's such row; not with --pml or --run.\n"
+    "several steps per pass over memory), each scheme also gets a row stepped by it (that variant's\n"
+    "committed rows alone, at the grid nearest the problem's, or measured with --measure), its time\n"
+    "against Yee's such row; not with --pml or --run.\n"
     "With --pml N, each scheme's grid grows by a CPML of N cells on every face, and its time and memory\n"
     "are those of full steps with the layer (fdtdbench step --pml N): the layer charged to each scheme.\n\n";
 
@@ -172,8 +173,11 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
     char why[512];
     int grid[3];
     double cells = stepped_grid(o, a, grid);
+    /* the temporally blocked variant that would be measured: its rows alone serve */
+    const struct backend *b = o->device == DEV_CPU ? cpu_backend() : gpu_backend(); /* se's, where it is open */
+    const char *variant = temporal ? temporal_variant(o->device, b, a->s, o->precision, o->coef) : "components";
     if (o->source != MEASURE && !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision,
-                                                              o->coef, o->pml, temporal, cells, out))
+                                                              o->coef, o->pml, temporal ? variant : NULL, cells, out))
         return 0;
     char layer[48] = "";
     if (o->pml) snprintf(layer, sizeof layer, ", a %d-cell layer", o->pml);
@@ -190,7 +194,6 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
         /* with --run, a tenth of the run's steps a sample: prediction and run are then
          * independent samples of the same steps on the same grid */
         int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 0; /* 0: step_measure's */
-        const char *variant = temporal ? temporal_variant(se->device, se->b, a->s, o->precision, o->coef) : "components";
         if (measure_full_step(se, a->s, variant, o->precision, o->coef, o->pml, grid, steps, &r->t[i], why, sizeof why))
             cli_error("cost: measuring %s: %s", a->s->name, why);
         r->s[i] = a->s, r->cells[i] = a->cells, r->temporal[i] = temporal, r->n++;

@@ -44,7 +44,7 @@ static int scaling_row(const struct session *s, const char *dir, int quick, cons
     if (fastest && fastest[i][coef] && !step_temporal(DEV_GPU, fastest[i][coef])) variant = fastest[i][coef];
     const int nv = step_fused_variants(DEV_GPU, names, 8);
     if (!(fastest && fastest[i][coef]) &&
-        !cost_throughput_from_results(dir, s->slug, sc, DEV_GPU, F32, coef, 0, 0, 512.0 * 512 * 512, &committed))
+        !cost_throughput_from_results(dir, s->slug, sc, DEV_GPU, F32, coef, 0, NULL, 512.0 * 512 * 512, &committed))
         for (int v = 0; v < nv; v++) /* the table's own name: committed's dies with this call */
             if (!strcmp(names[v], committed.variant) && !step_temporal(DEV_GPU, names[v])) variant = names[v];
     char why[512];

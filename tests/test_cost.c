@@ -122,22 +122,22 @@ static void reader(void)
     struct throughput t;
     /* near 300^3: the newer file's 2.5e8 beats the older day's 2.0e8 (fused) and 1.5e8, and a still newer
      * wave row (9e8) is not a step a pass */
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 0, 2.5e7, &t) == 0 && t.cells_per_s == 2.5e8,
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, NULL, 2.5e7, &t) == 0 && t.cells_per_s == 2.5e8,
           "Yee near 300^3: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 0, 1.2e6, &t) == 0 && t.cells_per_s == 1e8,
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, NULL, 1.2e6, &t) == 0 && t.cells_per_s == 1e8,
           "Yee near 100^3: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 0, 0, 1e6, &t) == 0 && t.cells_per_s == 5e7,
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 0, NULL, 1e6, &t) == 0 && t.cells_per_s == 5e7,
           "Yee f64: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, fv24, DEV_CPU, F32, COEF_ARRAY, 0, 0, 1e6, &t) == 0 && t.cells_per_s == 8e7,
+    CHECK(cost_throughput_from_results(dir, m, fv24, DEV_CPU, F32, COEF_ARRAY, 0, NULL, 1e6, &t) == 0 && t.cells_per_s == 8e7,
           "FV24 (not the 'other' table's row): %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_GPU, F32, COEF_ARRAY, 0, 0, 1e6, &t) == -1, "no GPU rows");
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_UNIFORM, 0, 0, 1e6, &t) == -1, "no uniform rows");
-    CHECK(cost_throughput_from_results(dir, "absent", yee, DEV_CPU, F32, COEF_ARRAY, 0, 0, 1e6, &t) == -1, "no folder");
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_GPU, F32, COEF_ARRAY, 0, NULL, 1e6, &t) == -1, "no GPU rows");
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_UNIFORM, 0, NULL, 1e6, &t) == -1, "no uniform rows");
+    CHECK(cost_throughput_from_results(dir, "absent", yee, DEV_CPU, F32, COEF_ARRAY, 0, NULL, 1e6, &t) == -1, "no folder");
     /* the temporally blocked step's rows (the newest day's, faster) only where asked for */
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, 1, 2.5e7, &t) == 0 &&
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F32, COEF_ARRAY, 0, "wave", 2.5e7, &t) == 0 &&
               t.cells_per_s == 9e8 && t.tsteps == 4 && !strcmp(t.variant, "wave"),
           "Yee's wave row: %g, %d steps a pass, %s", t.cells_per_s, t.tsteps, t.variant);
-    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 0, 1, 1e6, &t) == -1, "no f64 wave row");
+    CHECK(cost_throughput_from_results(dir, m, yee, DEV_CPU, F64, COEF_ARRAY, 0, "wave", 1e6, &t) == -1, "no f64 wave row");
 }
 
 /* The launch a row was measured at, which cost --run repeats: block, nodes and rows where the
@@ -163,30 +163,42 @@ static void reader_launch(void)
         /* with a slabs column: the grid split over 4 GPUs is not one device's throughput */
         {"step-d.csv", "table,code,scheme,device,precision,coef,variant,slabs,nx,ny,nz,cells_per_s,date\n"
                        "step,fdtdbench,s44,gpu,f32,array,fused,1,512,512,512,1e10,2000-01-01\n"
-                       "step,fdtdbench,s44,gpu,f32,array,fused,4,512,512,512,4e10,2000-01-02\n"}};
-    for (int i = 0; i < 4; i++) {
+                       "step,fdtdbench,s44,gpu,f32,array,fused,4,512,512,512,4e10,2000-01-02\n"},
+        /* two temporally blocked variants: a row serves the one asked for, however near the other's grid */
+        {"step-e.csv", "table,code,scheme,device,precision,coef,variant,tsteps,nx,ny,nz,cells_per_s,date\n"
+                       "step,fdtdbench,yee,gpu,f32,uniform,wave,4,256,256,256,1.4e10,2000-01-03\n"
+                       "step,fdtdbench,yee,gpu,f32,uniform,wave25d,3,512,512,512,5.7e10,2000-01-02\n"}};
+    for (int i = 0; i < 5; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
         FILE *f = fopen(path, "w");
         CHECK(f && fputs(files[i][1], f) >= 0 && fclose(f) == 0, "cannot write %s", path);
     }
     const struct scheme *fv24 = scheme_find("fv24");
     struct throughput t;
-    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_UNIFORM, 0, 0, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_UNIFORM, 0, NULL, 1e8, &t) == 0 &&
               t.have_launch && t.block[0] == 64 && t.nodes == 16 && t.rows == 2,
           "uniform: launch %d, block %dx%dx%d, nodes %d, rows %d", t.have_launch, t.block[0], t.block[1], t.block[2],
           t.nodes, t.rows);
-    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 0, 0, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 0, NULL, 1e8, &t) == 0 &&
               t.have_launch && t.block[1] == 8 && t.nodes == 64 && t.rows == 0,
           "array (no rows column): launch %d, nodes %d, rows %d", t.have_launch, t.nodes, t.rows);
     const struct scheme *yee = scheme_find("yee");
-    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 0, 0, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 0, NULL, 1e8, &t) == 0 &&
               t.cells_per_s == 3e10, "no layer: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 10, 0, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_ARRAY, 10, NULL, 1e8, &t) == 0 &&
               t.cells_per_s == 2e10, "10-cell layer: %g", t.cells_per_s);
-    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 10, 0, 1e8, &t) == -1,
+    CHECK(cost_throughput_from_results(root, "gpu-x", fv24, DEV_GPU, F32, COEF_ARRAY, 10, NULL, 1e8, &t) == -1,
           "a layer row where the file has none");
     const struct scheme *s44 = scheme_find("s44");
-    CHECK(cost_throughput_from_results(root, "gpu-x", s44, DEV_GPU, F32, COEF_ARRAY, 0, 0, 1e8, &t) == 0 &&
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_UNIFORM, 0, "wave25d", 2.1e7, &t) == 0 &&
+              t.cells_per_s == 5.7e10 && t.tsteps == 3 && !strcmp(t.variant, "wave25d"),
+          "wave25d asked for: %g %s", t.cells_per_s, t.variant);
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_UNIFORM, 0, "wave", 1.3e8, &t) == 0 &&
+              t.cells_per_s == 1.4e10 && !strcmp(t.variant, "wave"),
+          "wave asked for: %g %s", t.cells_per_s, t.variant);
+    CHECK(cost_throughput_from_results(root, "gpu-x", yee, DEV_GPU, F32, COEF_UNIFORM, 0, NULL, 2.1e7, &t) == -1,
+          "a temporally blocked row served a step a pass");
+    CHECK(cost_throughput_from_results(root, "gpu-x", s44, DEV_GPU, F32, COEF_ARRAY, 0, NULL, 1e8, &t) == 0 &&
               t.cells_per_s == 1e10, "a grid in 4 slabs taken: %g", t.cells_per_s);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
