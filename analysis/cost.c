@@ -156,6 +156,14 @@ static int split_csv(char *line, char **f, int max)
     return n;
 }
 
+/* 1 if a step row is a temporally blocked variant's: by its variant where this build has that
+ * device's kernels, else (a build without CUDA reading a GPU's rows) by its steps a pass. */
+static int row_temporal(int device, char **fields, const int *at)
+{
+    return (at[C_VARIANT] >= 0 && step_temporal(device, fields[at[C_VARIANT]])) ||
+           (at[C_TSTEPS] >= 0 && atoi(fields[at[C_TSTEPS]]) > 1);
+}
+
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
                                  int precision, int coef, int pml, const char *temporal, double cells,
                                  struct throughput *t)
@@ -192,8 +200,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                 strcmp(fields[at[C_DEVICE]], device_names[device]) ||
                 strcmp(fields[at[C_PRECISION]], precision_names[precision]) ||
                 strcmp(fields[at[C_COEF]], coef_names[coef]) || (at[C_PML] >= 0 ? atoi(fields[at[C_PML]]) : 0) != pml ||
-                (temporal ? at[C_VARIANT] < 0 || strcmp(fields[at[C_VARIANT]], temporal)
-                          : at[C_VARIANT] >= 0 && step_temporal(device, fields[at[C_VARIANT]])) ||
+                (temporal ? at[C_VARIANT] < 0 || strcmp(fields[at[C_VARIANT]], temporal) : row_temporal(device, fields, at)) ||
                 (at[C_SLABS] >= 0 && atoi(fields[at[C_SLABS]]) > 1))
                 continue;
             double g = atof(fields[at[C_NX]]) * atof(fields[at[C_NY]]) * atof(fields[at[C_NZ]]);
