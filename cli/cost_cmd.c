@@ -174,8 +174,8 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
     int grid[3];
     double cells = stepped_grid(o, a, grid);
     /* the temporally blocked variant that would be measured: its rows alone serve */
-    const struct backend *b = o->device == DEV_CPU ? cpu_backend() : gpu_backend(); /* se's, where it is open */
-    const char *variant = temporal ? temporal_variant(o->device, b, a->s, o->precision, o->coef) : "components";
+    const char *variant = temporal ? temporal_variant(o->device, device_backend(o->device), a->s, o->precision, o->coef)
+                                    : "components";
     if (o->source != MEASURE && !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision,
                                                               o->coef, o->pml, temporal ? variant : NULL, cells, out))
         return 0;
@@ -612,7 +612,7 @@ int cmd_cost(int argc, char **argv)
     double memory = o.memory_gb * 1e9;
     char dev_why[256];
     if (o.source == MEASURE || o.run || !o.machine) session_open(&se, o.device), have_device = 1; /* ends if not usable */
-    else if ((o.device == DEV_CPU ? cpu_backend() : gpu_backend())->available(dev_why, sizeof dev_why)) {
+    else if (device_backend(o.device)->available(dev_why, sizeof dev_why)) {
         session_open(&se, o.device), have_device = 1;
     }
     if (!(memory > 0) && have_device) memory = (double)se.desc.memory_bytes;

@@ -124,7 +124,7 @@ int cmd_step(int argc, char **argv)
     if (c.c.boundary < 0) c.c.boundary = c.c.pml ? BOUNDARY_PEC : BOUNDARY_PERIODIC;
     if (c.overlap < 0) c.overlap = device == DEV_GPU && !c.c.pml;
     /* slabs, GPUs and NCCL checked before anything is allocated (no context yet either) */
-    c.c.b = device == DEV_CPU ? cpu_backend() : gpu_backend();
+    c.c.b = device_backend(device);
     const struct decomp_config split = step_decomp(&c);
     if (decomp_check(&split, 0, why, sizeof why)) cli_error("%s", why);
     if (block && device == DEV_CPU) {

@@ -104,5 +104,7 @@ struct backend {
 
 const struct backend *cpu_backend(void);
 const struct backend *gpu_backend(void); /* always present; available() says no without CUDA */
+/* Device d's backend. */
+static inline const struct backend *device_backend(enum device d) { return d == DEV_CPU ? cpu_backend() : gpu_backend(); }
 
 #endif

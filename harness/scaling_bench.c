@@ -46,7 +46,7 @@ static int scaling_row(const struct session *s, const char *dir, int quick, cons
     if (!(fastest && fastest[i][coef]) &&
         !cost_throughput_from_results(dir, s->slug, sc, DEV_GPU, F32, coef, 0, NULL, 512.0 * 512 * 512, &committed))
         for (int v = 0; v < nv; v++) /* the table's own name: committed's dies with this call */
-            if (!strcmp(names[v], committed.variant) && !step_temporal(DEV_GPU, names[v])) variant = names[v];
+            if (!strcmp(names[v], committed.variant)) variant = names[v]; /* a step a pass: NULL above */
     char why[512];
     *g = (struct step_run){.c = {.b = s->b, .s = sc, .precision = F32, .coef = coef,
                                  .variant = step_kernel_variant(s->device, variant),

@@ -16,7 +16,7 @@ void session_open(struct session *s, enum device d)
     char why[256] = "";
     memset(s, 0, sizeof *s);
     s->device = d;
-    s->b = d == DEV_CPU ? cpu_backend() : gpu_backend();
+    s->b = device_backend(d);
     if (!s->b->available(why, sizeof why)) cli_error("the %s is not usable: %s", device_names[d], why);
     s->b->describe(&s->desc);
     machine_slug(&s->desc, d, s->slug, sizeof s->slug);
