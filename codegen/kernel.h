@@ -26,6 +26,7 @@ struct kernel_args {
     const void *plus, *minus;
     const void *da[MAX_LEVELS], *db[MAX_GROUPS];
     double da_u[MAX_LEVELS], db_u[MAX_GROUPS];
+    float da_uf[MAX_LEVELS], db_uf[MAX_GROUPS]; /* the same in single precision: the GPU's launch fills them (launch.c) */
     const unsigned char *index;
     int block[3];      /* CPU: tile in (i,j,k), 0 = whole extent; GPU: thread-block shape */
     int nodes;         /* GPU variants that march along z: consecutive nodes per thread (1 otherwise) */

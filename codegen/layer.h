@@ -35,6 +35,7 @@ struct layer_term_args {
     void *psi;
     const void *db[MAX_GROUPS];
     double db_u[MAX_GROUPS];
+    float db_uf[MAX_GROUPS]; /* in single precision: the GPU's launch fills them */
     const void *kinv1, *b, *c;
 };
 

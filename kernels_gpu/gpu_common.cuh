@@ -11,6 +11,11 @@ extern "C" {
 }
 #include "gpu_rules.h"
 
+/* Uniform coefficient IDX of KIND (da_u, db_u) in ARGS, in the kernel's precision: an f32 kernel
+ * reads the launch's single-precision copy (KIND##f), an operand straight from the parameter
+ * bank, where converting the double cost an instruction at each use (wave25d: every level). */
+#define UNIFORM_COEF(args, kind, idx) (sizeof(REAL) == 4 ? (REAL)(args).kind##f[idx] : (REAL)(args).kind[idx])
+
 /* A pointer's address, for alignment tests (NVRTC has no stdint.h). */
 #define ADDRESS(p) ((unsigned long long)(p))
 

@@ -60,6 +60,14 @@ static void constant(struct shape *s, const char *name, int value)
     snprintf(s->constant[s->nconst++], CONSTANT_LEN, "-D%s=%d", name, value);
 }
 
+/* The uniform coefficients in single precision as well, which an f32 kernel reads (kernel.h's
+ * *_uf, gpu_common.cuh's UNIFORM_COEF): a launch's arguments, as shape_of or a run_all makes them. */
+static void single_coefs(struct kernel_args *a)
+{
+    for (int l = 0; l < MAX_LEVELS; l++) a->da_uf[l] = (float)a->da_u[l];
+    for (int g = 0; g < MAX_GROUPS; g++) a->db_uf[g] = (float)a->db_u[g];
+}
+
 static void plain_shape(const struct kernel_args *a, struct shape *s)
 {
     memset(s, 0, sizeof *s);
@@ -252,6 +260,7 @@ static int fused_check(const struct facts *f, const struct shape *s, char *why, 
 static void fused_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
 {
     struct kernel_args f[3] = {a3[0], a3[1], a3[2]}; /* struct fused_args: three kernel_args */
+    for (int q = 0; q < 3; q++) single_coefs(&f[q]);
     const int zn = s->args.nodes, *b = s->args.block;
     const int cy = (int)(GRID_YZ_MAX * b[1]), cz = (int)(GRID_YZ_MAX * b[2] * zn);
     for (int k0 = 0; k0 < f[0].nz; k0 += cz)
@@ -279,7 +288,7 @@ static void fused25d_run_all(const void *fn, const struct shape *s, const struct
 {
     struct kernel_args f[3];
     for (int q = 0; q < 3; q++)
-        f[q] = a3[q], f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].stages = s->args.stages;
+        f[q] = a3[q], f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].stages = s->args.stages, single_coefs(&f[q]);
     one_launch(fn, s, f);
 }
 
@@ -298,6 +307,7 @@ static int wave_check(const struct facts *f, const struct shape *s, char *why, s
 static void wave_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
 {
     struct kernel_args f[3] = {a3[0], a3[1], a3[2]}; /* struct fused_args */
+    for (int q = 0; q < 3; q++) single_coefs(&f[q]);
     const int *b = s->args.block, (*box)[2] = f[0].box;
     void *params[] = {f};
     gpu_start(fn, blocks_for(f[0].nx, b[0]), blocks_for(box[0][1] - box[0][0], b[1]),
@@ -375,7 +385,7 @@ static void wave25d_run_all(const void *fn, const struct shape *s, const struct 
 {
     struct kernel_args f[6]; /* struct wave25d_args */
     for (int q = 0; q < 6; q++)
-        f[q] = a6[q], f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].tsteps = s->args.tsteps;
+        f[q] = a6[q], f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].tsteps = s->args.tsteps, single_coefs(&f[q]);
     void *params[] = {f};
     gpu_start(fn, blocks_for(f[0].nx, s->written[0]), blocks_for(f[0].ny, s->written[1]), blocks_for(f[0].nz, f[0].nodes),
               s->block, s->smem, params);
@@ -468,6 +478,7 @@ static void shape_of(const struct kstate *st, const struct kernel_args *a, struc
 {
     if (st->rule->shape) st->rule->shape(&st->f, a, s);
     else plain_shape(a, s);
+    single_coefs(&s->args);
 }
 
 /* The compiled kernel of shape s (compiled now, or read from the disk cache, if this process has
@@ -634,6 +645,8 @@ void gpu_layer_launch(const struct layer_entry *e, const struct layer_args *a)
     long cells = 1;
     for (int ax = 0; ax < 3; ax++) cells *= ax == e->axis ? 2 * a->thickness : n[ax];
     struct layer_args args = *a;
+    for (int q = 0; q < LAYER_TERMS; q++)
+        for (int g = 0; g < MAX_GROUPS; g++) args.t[q].db_uf[g] = (float)a->t[q].db_u[g];
     void *params[] = {&args};
     static const unsigned block[3] = {LAYER_BLOCK, 1, 1};
     gpu_start(fn, blocks_for(cells, LAYER_BLOCK), 1, 1, block, 0, params);
