@@ -52,10 +52,10 @@ static int warm_table(const struct backend *b, const struct kernel_entry *t, int
         static const int paper[3] = {32, 2, 3}; /* the paper's Table 3 shape, as default_launch */
         struct kernel_args a[3];
         launch_geometry(&a[0], g, k->traits.block[0] ? k->traits.block : paper, k->traits.nodes, 0, 0);
-        if (k->traits.passes) { /* one kernel a pass (H's entry), for the schemes it takes, at the default steps */
+        if (k->traits.passes) { /* the one kernel a pass, for the schemes it takes, at the default steps */
             const struct step_config c = {.b = b, .s = scheme_find(k->scheme), .variant = k->variant,
                                           .precision = k->precision, .coef = k->coef};
-            if (k->component != HX || !c.s || !step_supported(&c)) continue;
+            if (!step_launches(&k->traits, k->component) || !c.s || !step_supported(&c)) continue;
             a[0].tsteps = step_default_tsteps(b->device, k->variant);
         }
         a[1] = a[2] = a[0];

@@ -638,16 +638,17 @@ int step_half(struct stepper *m, int first, char *why, size_t n)
 
 void *step_field(const struct stepper *m, int comp, int level) { return m->f[comp][level]; }
 
+int step_launches(const struct variant_traits *ft, int comp) { return !ft || (comp % 3 == 0 && !(ft->passes && comp == EX)); }
+
 void step_prepare(const struct step_config *c)
 {
     const struct variant_traits *ft = step_fused_traits(c->b->device, c->variant);
-    const int fused = ft != NULL, passes = ft && ft->passes; /* passes: one kernel a pass, H's entry */
     if (!c->b->prepare) return;
     /* the update kernels (a fused variant's two), then the layer's six, each on a core of its own */
 #pragma omp parallel for schedule(dynamic) num_threads(omp_get_num_procs())
     for (int j = 0; j < NCOMPONENTS + 6; j++) {
         char why[256];
-        if (j < NCOMPONENTS && (!fused || j % 3 == 0) && !(passes && j == EX)) {
+        if (j < NCOMPONENTS && step_launches(ft, j)) {
             const struct kernel_entry *k = step_kernel(c, j);
             struct kernel_args a[3];
             memset(a, 0, sizeof a);
@@ -670,7 +671,9 @@ double step_compiled_ms(const struct stepper *m)
     if (!m->c.b->compiled_ms) return NAN;
     double sum = 0;
     int compiled = 0;
-    for (int comp = 0; comp < (m->passes ? EX : NCOMPONENTS); comp += m->fused ? 3 : 1) { /* passes: H's kernel only */
+    const struct variant_traits *ft = step_fused_traits(m->c.b->device, m->c.variant);
+    for (int comp = 0; comp < NCOMPONENTS; comp++) {
+        if (!step_launches(ft, comp)) continue;
         struct kernel_args a[3];
         for (int q = 0; q < (m->fused ? 3 : 1); q++) component_args(m, comp + q, &a[q]);
         const double ms = m->c.b->compiled_ms(m->k[comp], a);

@@ -60,6 +60,10 @@ int step_fused_variants(enum device d, const char **out, int max);
 int step_temporal(enum device d, const char *variant);
 /* A fused variant's traits (its step template's header line), or NULL if variant is not one. */
 const struct variant_traits *step_fused_traits(enum device d, const char *variant);
+/* 1 if component comp's kernel is launched in a step of a variant whose fused traits are ft (NULL:
+ * one kernel a component): a fused variant's are HX's and EX's (a half-step each), one with trait
+ * passes HX's alone (both half-steps, a launch a pass). */
+int step_launches(const struct variant_traits *ft, int comp);
 /* The traits of the kernel of c's H half-step (a fused variant's, else Hx's own: every component
  * of a variant declares the same), or NULL if there is none. Unlike step_fused_traits, these are
  * the traits of c's storage (a tiled variant's default rows differ with and without arrays). */
