@@ -147,9 +147,12 @@ $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 
 # What every CSV row records of the build: commit (+dirty if the tree differs), compiler, flags;
 # and how the CPU kernels are compiled at run time: the compiler (its path) and every flag.
+# SOURCE_COMMIT names the commit where git cannot: a working tree copied without its history, as
+# the lent GPU machine's is (its git describes the session's first commit); e.g.
+# SOURCE_COMMIT=$(git rev-parse --short=12 HEAD) in the device call's command.
 $(GEN)/build_info.h: FORCE
 	@mkdir -p $(GEN)
-	@{ printf '#define BUILD_COMMIT "%s"\n' "$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD -- 2>/dev/null || echo +dirty)"; \
+	@{ printf '#define BUILD_COMMIT "%s"\n' "$(if $(SOURCE_COMMIT),$(SOURCE_COMMIT),$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD -- 2>/dev/null || echo +dirty))"; \
 	   printf '#define BUILD_COMPILER "%s"\n' "$$($(CC) --version | head -n 1)"; \
 	   printf '#define BUILD_CFLAGS "%s"\n' "$(CFLAGS)"; \
 	   printf '#define BUILD_KERNEL_CC "%s"\n' "$$(command -v $(firstword $(CC)))$(if $(word 2,$(CC)), $(wordlist 2,$(words $(CC)),$(CC)))"; \

@@ -12,7 +12,9 @@
 # Exit status: 0 if every step that ran succeeded. Environment: BUILD (build), JOBS (16),
 # SKIP_TESTS=1 to go straight to the benchmark (a later call in a session that tested already),
 # FRESH=1 to start as a new GPU would: no tuned file for it, an empty kernel cache; FRESH=again
-# for a later call of that sitting on the same warm machine (its cache, its tuned file). An
+# for a later call of that sitting on the same warm machine (its cache, its tuned file);
+# SOURCE_COMMIT=<local HEAD> for the rows' commit (the lent machine's git history is a stale
+# copy: without it every row there reads the session's first commit, +dirty). An
 # argument "make TARGET" runs that make target instead: "make tune" "make bench".
 set -u -o pipefail
 OUT=${OUT:-gpu-session-out}
