@@ -53,7 +53,7 @@ static const char *const help =
     "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
     "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
     "its registers capped at 40, 48 and 64 a thread (step --regs); the temporally blocked wave25d:\n"
-    "its first tile at 1 to 3 steps a pass, then four more tiles at the best. With --device cpu, --step\n"
+    "its first tile at 1 to 3 steps a pass, then six more tiles at the best. With --device cpu, --step\n"
     "tunes the fused step's nodes along z a pass and tile (as a CPU kernel's) and the temporally\n"
     "blocked step (wave): its steps per pass (2, 4, 8, then one more and less than the best) and\n"
     "planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
