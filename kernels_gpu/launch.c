@@ -61,11 +61,17 @@ static void constant(struct shape *s, const char *name, int value)
 }
 
 /* The uniform coefficients in single precision as well, which an f32 kernel reads (kernel.h's
- * *_uf, gpu_common.cuh's UNIFORM_COEF): a launch's arguments, as shape_of or a run_all makes them. */
+ * *_uf, gpu_common.cuh's UNIFORM_COEF): a launch's arguments, as shape_of or launch_args makes them. */
 static void single_coefs(struct kernel_args *a)
 {
     for (int l = 0; l < MAX_LEVELS; l++) a->da_uf[l] = (float)a->da_u[l];
     for (int g = 0; g < MAX_GROUPS; g++) a->db_uf[g] = (float)a->db_u[g];
+}
+
+/* A run_all's n kernel_args (a fused half-step's three, wave25d's six): a's, ready to launch. */
+static void launch_args(struct kernel_args *f, const struct kernel_args *a, int n)
+{
+    for (int q = 0; q < n; q++) f[q] = a[q], single_coefs(&f[q]);
 }
 
 static void plain_shape(const struct kernel_args *a, struct shape *s)
@@ -259,8 +265,8 @@ static int fused_check(const struct facts *f, const struct shape *s, char *why, 
 
 static void fused_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
 {
-    struct kernel_args f[3] = {a3[0], a3[1], a3[2]}; /* struct fused_args: three kernel_args */
-    for (int q = 0; q < 3; q++) single_coefs(&f[q]);
+    struct kernel_args f[3]; /* struct fused_args: three kernel_args */
+    launch_args(f, a3, 3);
     const int zn = s->args.nodes, *b = s->args.block;
     const int cy = (int)(GRID_YZ_MAX * b[1]), cz = (int)(GRID_YZ_MAX * b[2] * zn);
     for (int k0 = 0; k0 < f[0].nz; k0 += cz)
@@ -287,8 +293,8 @@ static void fused25d_shape(const struct facts *f, const struct kernel_args *a, s
 static void fused25d_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
 {
     struct kernel_args f[3];
-    for (int q = 0; q < 3; q++)
-        f[q] = a3[q], f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].stages = s->args.stages, single_coefs(&f[q]);
+    launch_args(f, a3, 3);
+    for (int q = 0; q < 3; q++) f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].stages = s->args.stages;
     one_launch(fn, s, f);
 }
 
@@ -306,8 +312,8 @@ static int wave_check(const struct facts *f, const struct shape *s, char *why, s
 
 static void wave_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
 {
-    struct kernel_args f[3] = {a3[0], a3[1], a3[2]}; /* struct fused_args */
-    for (int q = 0; q < 3; q++) single_coefs(&f[q]);
+    struct kernel_args f[3]; /* struct fused_args */
+    launch_args(f, a3, 3);
     const int *b = s->args.block, (*box)[2] = f[0].box;
     void *params[] = {f};
     gpu_start(fn, blocks_for(f[0].nx, b[0]), blocks_for(box[0][1] - box[0][0], b[1]),
@@ -384,8 +390,8 @@ static int wave25d_check(const struct facts *f, const struct shape *s, char *why
 static void wave25d_run_all(const void *fn, const struct shape *s, const struct kernel_args *a6)
 {
     struct kernel_args f[6]; /* struct wave25d_args */
-    for (int q = 0; q < 6; q++)
-        f[q] = a6[q], f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].tsteps = s->args.tsteps, single_coefs(&f[q]);
+    launch_args(f, a6, 6);
+    for (int q = 0; q < 6; q++) f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].tsteps = s->args.tsteps;
     void *params[] = {f};
     gpu_start(fn, blocks_for(f[0].nx, s->written[0]), blocks_for(f[0].ny, s->written[1]), blocks_for(f[0].nz, f[0].nodes),
               s->block, s->smem, params);
