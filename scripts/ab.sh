@@ -8,8 +8,9 @@
 #   mkdir ab-old && git archive BASE ':!results' | tar x -C ab-old
 # (ab-old is ignored: name it in the device call's carry), since the lent machine's copy carries
 # the working tree, not its git history (there `git archive HEAD` gives a stale commit). Each side builds in its own folder and keeps its own
-# kernel cache. ARGS: a command that takes --results (run, step, bench, tune, ...). KEYS: the
-# result lines kept, an extended regex (mcells_per_s). Prints one line a run: "old|new ARGS:
+# kernel cache. ARGS: a command that takes --results (step, bench, sweep, cost; run writes no CSV
+# and tune always writes under results/, so neither takes it). KEYS: the result lines kept, an
+# extended regex (mcells_per_s). Prints one line a run: "old|new ARGS:
 # key=value ...", or its last two lines where it printed none of KEYS (an error, a refusal).
 # Writes nothing under results/ (each run's CSV goes to a scratch folder). BUILD: the new
 # tree's build folder (build); the old tree builds in its own.
