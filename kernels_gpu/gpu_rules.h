@@ -25,6 +25,10 @@ GPU_RULE int pow2_at_least(int n) { return n <= 1 ? 1 : 2 * pow2_at_least((n + 1
  * two, so that a slot is one AND. */
 GPU_RULE int tile_ring_slots(int z0, int z1, int stages) { return pow2_at_least(z1 - z0 + 1 + stages + 1); }
 
+/* tile25d (and fused25d): slots of the node operands' ring: the `stages` planes in flight, the
+ * one being read and one for a slower thread. */
+GPU_RULE int tile_node_slots(int stages) { return pow2_at_least(stages + 2); }
+
 /* tile25d: a node's own operands (time levels, coefficient arrays) are read by its thread alone,
  * so they need no shared memory; through it they are one more ring, which for S44's ten arrays
  * was two thirds of a block's shared memory. Read straight into registers two steps ahead
@@ -53,7 +57,7 @@ GPU_RULE long tile25d_smem_values(int bx, int ht, int stages, int py0, int py1, 
 {
     return (long)(bx + 2 * HALO) *
            (tile_ring_slots(pz0, pz1, stages) * (ht + py1 - py0) + tile_ring_slots(mz0, mz1, stages) * (ht + my1 - my0) +
-            (node_operands_in_registers(nnode) ? 0 : pow2_at_least(stages + 2)) * nnode * ht);
+            (node_operands_in_registers(nnode) ? 0 : tile_node_slots(stages)) * nnode * ht);
 }
 
 /* fused25d: registers per thread at most (with at most 512 f32 or 256 f64 threads a block always
@@ -73,13 +77,27 @@ GPU_RULE int fused25d_max_registers(int real_size, int array, int rows, int nnod
  * arrays). */
 GPU_RULE int fused25d_ahead(int nnode, int real_size) { return nnode * real_size <= 96 ? 2 : 1; }
 
+/* fused25d: a node's own operands through a shared-memory ring (cp.async, `stages` planes ahead,
+ * as the source fields) rather than registers loaded fused25d_ahead planes ahead, while they are
+ * few: one f32 time level a component (uniform or indexed storage), 12 bytes a node. In registers
+ * they move down a plane each step, and ptxas put the move of the newest load at the top of the
+ * next plane, where the warp then waited for it: 23% of the FV24 uniform step's stall samples.
+ * Through the ring, each step tuned again (tune --step, H100, 512^3): FV24, FV24-WB and S{2,2}
+ * uniform +7 to +11%, indexed +0.5 to +2%, Yee indexed +3%, uniform -0.5%
+ * (docs/performance-notes.md). S44's four levels and f64 values would take more shared memory
+ * than their launches have, and coefficient arrays more than fits beside the fields' rings. */
+GPU_RULE int fused25d_node_ring(int nnode, int real_size) { return nnode * real_size <= 12; }
+
 /* fused25d's shared memory: the three source fields' rings, each field's tile ht + (y1 - y0) rows
- * of bx + 2 HALO values, tile_ring_slots(z0, z1) deep. In values; the kernel's layout. */
+ * of bx + 2 HALO values, tile_ring_slots(z0, z1) deep; then, with fused25d_node_ring, the node
+ * operands' ring: nnode tiles of ht such rows, tile_node_slots deep. In values; the kernel's
+ * layout. */
 GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], const int y1[3], const int z0[3],
-                                   const int z1[3])
+                                   const int z1[3], int nnode, int real_size)
 {
     long v = 0;
     for (int s = 0; s < 3; s++) v += (long)tile_ring_slots(z0[s], z1[s], stages) * (ht + y1[s] - y0[s]);
+    if (fused25d_node_ring(nnode, real_size)) v += (long)tile_node_slots(stages) * nnode * ht;
     return v * (bx + 2 * HALO);
 }
 
