@@ -61,11 +61,17 @@ static void constant(struct shape *s, const char *name, int value)
 }
 
 /* The uniform coefficients in single precision as well, which an f32 kernel reads (kernel.h's
- * *_uf, gpu_common.cuh's UNIFORM_COEF): a launch's arguments, as shape_of or launch_args makes them. */
+ * and layer.h's *_uf, gpu_common.cuh's UNIFORM_COEF): to[i] = from[i], i < n. */
+static void single_of(float *to, const double *from, int n)
+{
+    for (int i = 0; i < n; i++) to[i] = (float)from[i];
+}
+
+/* ... of a launch's arguments, as shape_of or launch_args makes them */
 static void single_coefs(struct kernel_args *a)
 {
-    for (int l = 0; l < MAX_LEVELS; l++) a->da_uf[l] = (float)a->da_u[l];
-    for (int g = 0; g < MAX_GROUPS; g++) a->db_uf[g] = (float)a->db_u[g];
+    single_of(a->da_uf, a->da_u, MAX_LEVELS);
+    single_of(a->db_uf, a->db_u, MAX_GROUPS);
 }
 
 /* A run_all's n kernel_args (a fused half-step's three, wave25d's six): a's, ready to launch. */
@@ -652,8 +658,7 @@ void gpu_layer_launch(const struct layer_entry *e, const struct layer_args *a)
     long cells = 1;
     for (int ax = 0; ax < 3; ax++) cells *= ax == e->axis ? 2 * a->thickness : n[ax];
     struct layer_args args = *a;
-    for (int q = 0; q < LAYER_TERMS; q++)
-        for (int g = 0; g < MAX_GROUPS; g++) args.t[q].db_uf[g] = (float)a->t[q].db_u[g];
+    for (int q = 0; q < LAYER_TERMS; q++) single_of(args.t[q].db_uf, a->t[q].db_u, MAX_GROUPS);
     void *params[] = {&args};
     static const unsigned block[3] = {LAYER_BLOCK, 1, 1};
     gpu_start(fn, blocks_for(cells, LAYER_BLOCK), 1, 1, block, 0, params);
