@@ -294,7 +294,8 @@ static void fused25d_shape(const struct facts *f, const struct kernel_args *a, s
     const int y0[3] = {f->lo[0][1], f->lo[1][1], f->lo[2][1]}, y1[3] = {f->hi[0][1], f->hi[1][1], f->hi[2][1]};
     const int z0[3] = {f->lo[0][2], f->lo[1][2], f->lo[2][2]}, z1[3] = {f->hi[0][2], f->hi[1][2], f->hi[2][2]};
     s->smem = (size_t)f->real *
-              (size_t)fused25d_smem_values(t->block[0], t->rows * t->block[1], t->stages, y0, y1, z0, z1, f->nnode, f->real);
+              (size_t)fused25d_smem_values(t->block[0], t->rows * t->block[1], t->stages, y0, y1, z0, z1, f->nnode, f->real,
+                                           f->k->coef == COEF_INDEXED);
 }
 
 static void fused25d_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
