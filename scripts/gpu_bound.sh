@@ -25,7 +25,7 @@ metrics=$metrics,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue
 metrics=$metrics,sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct
 metrics=$metrics,smsp__inst_executed.sum,launch__grid_size,launch__block_size
 for s in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle wait not_selected math_pipe_throttle \
-    no_instruction dispatch_stall; do
+    no_instruction dispatch_stall membar sleeping drain misc branch_resolving; do
     metrics=$metrics,${stall}_${s}_per_issue_active.ratio
 done
 echo "| spec | kernel | µs | DRAM B/cell (R+W) | DRAM % | L2 % | L1 % | issue % | warps active % (of possible) | regs | warp instr/cell | top stalls per issue | bound |"
