@@ -4,6 +4,7 @@
 #ifndef KERNELS_GPU_RULES_H
 #define KERNELS_GPU_RULES_H
 
+#include "halo_rule.h"
 #include "spec.h"
 
 #ifdef __CUDACC__
@@ -141,7 +142,10 @@ GPU_RULE int wave25d_slots(int z0_next, int z1_next, int z1_after)
  * from memory. Planes: from the last level's, behind(2T), to the one level 0 stores next. Each
  * step tuned again by both builds (H100, 512^3): Yee indexed +8.3% (at T = 3: 41 657 MCells/s),
  * FV24 +4.4%, FV24-WB +2.7%, S{2,2} +2.2%. */
-GPU_RULE int wave25d_index_planes(int index_ring, int t, int hz1, int ez1) { return index_ring ? t * (hz1 + ez1) + 2 : 0; }
+GPU_RULE int wave25d_index_planes(int indexed, int boundary, int t, int hz1, int ez1)
+{
+    return indexed && boundary == BOUNDARY_PERIODIC ? t * (hz1 + ez1) + 2 : 0;
+}
 
 /* Shared memory, in values: the rings of levels 0 .. 2T-1 (E's at even levels, H's at odd), three
  * components each, planes of w x h, between two pads; then index_planes planes of w x h bytes. The

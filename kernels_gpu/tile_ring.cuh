@@ -45,7 +45,8 @@ struct copies {
 };
 
 /* The slow path, for rows that are not 16-byte aligned: the same tiles, value by value, the
- * pieces worked out again at every plane. */
+ * pieces worked out again at every plane. Values narrower than 4 bytes (material bytes) by plain
+ * loads, since cp.async copies 4 at least: the kernels read a slot after a later __syncthreads. */
 template <typename REAL>
 static __device__ void fetch_values(REAL *tile, const REAL *const *arrays, int narrays, const struct kernel_args &a,
                                     int i0, int j0, int Y0, int H, int W, int p)
@@ -54,7 +55,10 @@ static __device__ void fetch_values(REAL *tile, const REAL *const *arrays, int n
     const long base = (long)(p + HALO) * a.sz + (long)(j0 + Y0 + HALO) * a.sy + i0;
     for (int t = threadIdx.y * blockDim.x + threadIdx.x; t < narrays * H * W; t += blockDim.x * blockDim.y) {
         const int q = t / (H * W), r = (t - q * H * W) / W, c = t - q * H * W - r * W;
-        if (r < rows && c < columns) __pipeline_memcpy_async(tile + t, arrays[q] + base + (long)r * a.sy + c, sizeof(REAL));
+        if (r >= rows || c >= columns) continue;
+        const REAL *const from = arrays[q] + base + (long)r * a.sy + c;
+        if constexpr (sizeof(REAL) >= 4) __pipeline_memcpy_async(tile + t, from, sizeof(REAL));
+        else tile[t] = __ldg(from);
     }
 }
 
