@@ -90,6 +90,10 @@ void measure_times(double *verify, double *setup, double *timing);
  * their max - min, in points. */
 void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struct bandwidth *bw, double *pct_bw,
                  double *spread);
+/* Before a GPU row's samples: probe passes until one reads at least PROBE_SETTLED of the best
+ * figure this process has measured, for at most PROBE_SETTLE_SECONDS (one pass where the GPU is
+ * already there; none on the CPU). measure.c says why. */
+void probe_settle(const struct backend *b);
 /* "83% of bw (spread 4)" for a progress line, or "no memory figure (in cache)" where pct_bw is
  * empty; into buf, which it returns. */
 const char *bw_text(double pct_bw, double spread, char *buf, size_t n);

@@ -147,8 +147,10 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */
     /* Sample -1 warms up and is not kept: right after its arrays were allocated and filled, the
      * H100 ran the probe 14% slower (the step up to 4%) for some milliseconds, one step and even
-     * three probe passes long, which alone spread bench's uniform rows by 7 to 13 points. */
+     * three probe passes long, which alone spread bench's uniform rows by 7 to 13 points. Where
+     * it lasts longer, probe_settle waits it out first. */
     int rc = ms && probes ? 0 : -1;
+    if (!rc && !r->cache_resident) probe_settle(b);
     r->steps = c->steps ? (c->steps + tsteps - 1) / tsteps * tsteps : tsteps; /* whole passes; the warm-up's, when it
                                                                                  * sizes the samples */
     for (int s = -1; s < c->reps && !rc; s++) {
