@@ -369,9 +369,9 @@ static void wave25d_shape(const struct facts *f, const struct kernel_args *a, st
     wave25d_geom_of(f, t, &g);
     constant(s, "TILE_BX", t->block[0]), constant(s, "TILE_BY", t->block[1]);
     constant(s, "TILE_ROWS", t->rows), constant(s, "WAVE25D_T", g.t), constant(s, "WAVE25D_BOUNDARY", t->boundary);
-    s->smem = (size_t)f->real *
-              (size_t)wave25d_smem_values(g.w, g.h, g.t, g.pad, g.lo[0][2], g.hi[0][2], g.lo[1][2], g.hi[1][2],
-                                          wave25d_index_planes(f->k->coef == COEF_INDEXED, t->boundary, g.t, g.hi[0][2], g.hi[1][2]), f->real);
+    const int index_planes = wave25d_index_planes(f->k->coef == COEF_INDEXED, t->boundary, g.t, g.hi[0][2], g.hi[1][2]);
+    s->smem = (size_t)f->real * (size_t)wave25d_smem_values(g.w, g.h, g.t, g.pad, g.lo[0][2], g.hi[0][2], g.lo[1][2],
+                                                            g.hi[1][2], index_planes, f->real);
     s->written[0] = g.out[0], s->written[1] = g.out[1];
 }
 
