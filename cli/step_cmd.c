@@ -89,7 +89,7 @@ int cmd_step(int argc, char **argv)
          NULL, 0},
         CLI_OPT_ROWS(&c.c.rows),
         CLI_OPT_STAGES(&c.c.stages),
-        {"regs", CLI_INT, "R", "GPU fused: registers per thread at most (tuned, else the compiler's choice)", &c.c.regs,
+        {"regs", CLI_INT, "R", "GPU fused, fused25d: registers per thread at most (tuned, else the compiler's or the variant's rule)", &c.c.regs,
          16, 255, NULL, 0},
         {"boundary", CLI_CHOICE, "periodic|pec",
          "periodic wrap, or PEC walls (tangential E zero) (periodic; pec with --pml)", &c.c.boundary, 0, 0,
@@ -145,8 +145,8 @@ int cmd_step(int argc, char **argv)
         cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, wave, fused25d and wave25d on a GPU, or a "
                   "kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
-    if (c.c.regs && (device != DEV_GPU || strcmp(c.variant, STEP_FUSED)))
-        cli_error("--regs: a register cap for the GPU's fused kernels (--device gpu --variant fused), not %s %s",
+    if (c.c.regs && (device != DEV_GPU || (strcmp(c.variant, STEP_FUSED) && strcmp(c.variant, "fused25d"))))
+        cli_error("--regs: a register cap for the GPU's fused kernels (--device gpu --variant fused or fused25d), not %s %s",
                   device_names[device], c.variant);
     step_default_launch(&s, &c); /* with --block given: only rows, where not given */
     double w[MAX_GROUPS];

@@ -52,11 +52,12 @@ static const char *const help =
     "its blocks (tiles) at the first node count (tiles also one plane shallower), the three fastest\n"
     "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
     "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
-    "its registers capped at 40, 48 and 64 a thread (step --regs); the temporally blocked wave25d:\n"
-    "its first tile at 1 to 3 steps a pass, then six more tiles at the best. With --device cpu, --step\n"
-    "tunes the fused step's nodes along z a pass and tile (as a CPU kernel's) and the temporally\n"
-    "blocked step (wave): its steps per pass (2, 4, 8, then one more and less than the best) and\n"
-    "planes per sweep step (1, then 2 and 4), per scheme and storage, at 300^3.\n";
+    "its registers capped at 40, 48 and 64 a thread (step --regs), fused25d's in f32 at 80 and 96;\n"
+    "the temporally blocked wave25d: its first tile at 1 to 3 steps a pass, then six more tiles at\n"
+    "the best. With --device cpu, --step tunes the fused step's nodes along z a pass and tile (as a\n"
+    "CPU kernel's) and the temporally blocked step (wave): its steps per pass (2, 4, 8, then one\n"
+    "more and less than the best) and planes per sweep step (1, then 2 and 4), per scheme and\n"
+    "storage, at 300^3.\n";
 
 enum { MAX_SHAPES = 256, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -523,22 +524,39 @@ struct step_search {
     char why[256];        /* the last refusal */
 };
 
-/* Compiles the next launches of n searches, each with every register cap of caps (none: ncaps
- * 0), all at once; returns the seconds it took. */
-static double prepare_searches(const struct step_search *p, int n, const int *caps, int ncaps)
+/* The register caps a step's winner is timed with (FUSED_MAXNREG; *caps, their number). fused: no
+ * cap of its own, and at 512^3 on the H100 one of 40-64 was worth -3 to +16% (notes). fused25d in
+ * f32: the rule's 96-128 (gpu_rules.h) set when its node operands were in registers; since the
+ * node ring, 96 fits most of its uniform and indexed kernels without spilling (ptxas), and a
+ * block of 128 threads then has five blocks an SM instead of four, 80 six. */
+static int register_caps(const struct step_config *c, const int **caps)
+{
+    static const int fused[] = {40, 48, 64}, tiled[] = {80, 96};
+    const struct variant_traits *t = step_traits(c);
+    if (!t->flat) return *caps = fused, (int)(sizeof fused / sizeof fused[0]);
+    if (!t->passes && c->precision == F32) return *caps = tiled, (int)(sizeof tiled / sizeof tiled[0]);
+    return *caps = NULL, 0;
+}
+
+/* Compiles the next launches of n searches, each with its register caps where capped is set
+ * (register_caps), all at once; returns the seconds it took. */
+static double prepare_searches(const struct step_search *p, int n, int capped)
 {
     int count = 0;
-    for (int i = 0; i < n; i++) count += p[i].next.n * (ncaps ? ncaps : 1);
+    const int *caps;
+    for (int i = 0; i < n; i++) count += p[i].next.n * (capped ? register_caps(&p[i].c.c, &caps) : 1);
     struct step_config *l = calloc((size_t)count + 1, sizeof *l);
     if (!l) cli_error("tune --step: out of memory");
     count = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        const int ncaps = capped ? register_caps(&p[i].c.c, &caps) : 0;
         for (int j = 0; j < p[i].next.n; j++)
-            for (int r = 0; r < (ncaps ? ncaps : 1); r++) {
+            for (int r = 0; r < (capped ? ncaps : 1); r++) {
                 l[count] = step_at(p[i].c.c, &p[i].next, j);
-                if (ncaps) l[count].regs = caps[r];
+                if (capped) l[count].regs = caps[r];
                 count++;
             }
+    }
     const double t0 = omp_get_wtime();
 #pragma omp parallel for schedule(dynamic)
     for (int i = 0; i < count; i++) step_prepare(&l[i]);
@@ -560,7 +578,8 @@ static double prepare_searches(const struct step_search *p, int n, const int *ca
  * not tuned (slower than fused at every steps per pass tried); wave25d is (pass_tiles). Every
  * measurement is a verified step_measure; the winners also go to stdout. */
 static int tune_steps(struct session *s, struct table *table, const char *path, const struct scheme *const *sl,
-                      int ns, int precision, int force, int reps, const int given_grid[3])
+                      int ns, const char *const *only, int nonly, int precision, int force, int reps,
+                      const int given_grid[3])
 {
     static const int blocks[][3] = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {32, 4, 1},
                                     {32, 8, 1},  {64, 4, 1},  {128, 2, 1}, {128, 4, 1},  {256, 2, 1}};
@@ -578,7 +597,19 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     const int grid[3] = {given_grid[0] ? given_grid[0] : DEFAULT_GRID, given_grid[0] ? given_grid[1] : DEFAULT_GRID,
                          given_grid[0] ? given_grid[2] : DEFAULT_GRID};
     const char *fused[8];
-    const int nf = step_fused_variants(DEV_GPU, fused, 8);
+    int nf = step_fused_variants(DEV_GPU, fused, 8);
+    for (int i = 0; i < nonly; i++) { /* --variant: these fused variants only */
+        int v = 0;
+        while (v < nf && strcmp(only[i], fused[v])) v++;
+        if (v == nf) cli_error("--variant: '%s' is not a fused step variant of the GPU (--step tunes those)", only[i]);
+    }
+    if (nonly) {
+        int kept = 0;
+        for (int v = 0; v < nf; v++)
+            for (int i = 0; i < nonly; i++)
+                if (!strcmp(only[i], fused[v])) fused[kept++] = fused[v];
+        nf = kept;
+    }
     int tuned = 0, npending = 0;
     session_bandwidth(s, 0); /* the tuned file's header names it */
     const double start = omp_get_wtime();
@@ -646,14 +677,12 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 } else if (p->e.mcells_per_s >= 0)
                     other_tiling(t, p->e.block, p->e.nodes, p->e.rows, p->e.stages, &p->next);
             }
-        compiling += prepare_searches(pending, npending, NULL, 0);
+        compiling += prepare_searches(pending, npending, 0);
         for (struct step_search *p = pending; p < pending + npending; p++)
             try_steps(s, &p->c, &p->next, 1, &p->e, &p->seen, grid, p->why, sizeof p->why);
     }
-    /* the final few with longer samples, then the fused winners with their registers capped (FUSED_MAXNREG:
-     * -3 to +16%, notes), every step's caps compiled at once */
-    static const int caps[] = {40, 48, 64};
-    enum { NCAPS = sizeof caps / sizeof caps[0] };
+    /* the final few with longer samples, then the winners with their registers capped (register_caps), every
+     * step's caps compiled at once */
     for (struct step_search *p = pending; p < pending + npending; p++) {
         struct shapes final = {0};
         struct timed again = {0};
@@ -664,10 +693,11 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
             p->e.mcells_per_s = -1;
             try_steps(s, &p->c, &final, reps, &p->e, &again, grid, p->why, sizeof p->why);
         }
-        if (p->e.mcells_per_s >= 0 && !step_traits(&p->c.c)->flat)
+        const int *caps;
+        if (p->e.mcells_per_s >= 0 && register_caps(&p->c.c, &caps))
             add_launch(&p->next, p->e.block, p->e.nodes, p->e.rows, p->e.stages);
     }
-    compiling += prepare_searches(pending, npending, caps, NCAPS);
+    compiling += prepare_searches(pending, npending, 1);
     for (struct step_search *p = pending; p < pending + npending; p++) {
         struct tuned_entry *e = &p->e;
         if (e->mcells_per_s < 0) {
@@ -677,7 +707,8 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
         }
         if (p->next.n) { /* the register caps at the winner's launch */
             struct timed capped = {0}; /* try_steps' record: one launch, each cap overwriting it */
-            for (int r = 0; r < NCAPS; r++) {
+            const int *caps, ncaps = register_caps(&p->c.c, &caps);
+            for (int r = 0; r < ncaps; r++) {
                 const double before = e->mcells_per_s;
                 p->c.c.regs = caps[r];
                 try_steps(s, &p->c, &p->next, reps, e, &capped, grid, p->why, sizeof p->why);
@@ -1001,7 +1032,7 @@ int cmd_tune(int argc, char **argv)
     const struct cli_option opts[] = {
         {"scheme", CLI_TEXT, "LIST|all", "(all)", &scheme_list, 0, 0, NULL, 0},
         {"component", CLI_TEXT, "LIST|all", "(all)", &component_list, 0, 0, NULL, 0},
-        {"variant", CLI_TEXT, "LIST|all", "GPU kernel variants (all)", &variant_list, 0, 0, NULL, 0},
+        {"variant", CLI_TEXT, "LIST|all", "GPU kernel variants; with --step, fused step variants (all)", &variant_list, 0, 0, NULL, 0},
         CLI_OPT_PRECISION(&precision),
         {"coef", CLI_CHOICE, "array|uniform", "(array)", &coef, 0, 0, coef_names, 2},
         {"grid", CLI_GRID, "NXxNYxNZ | N", "(512, or less where the GPU's memory needs it)", grid, CLI_GRID_MIN, CLI_GRID_MAX, NULL, 0},
@@ -1041,7 +1072,8 @@ int cmd_tune(int argc, char **argv)
     }
     if (threads) cli_error("tune: --threads is a CPU option (--device cpu)");
     const char *vl[MAX_VARIANTS];
-    nv = pick_variants(DEV_GPU, vnames, nv, vl);
+    if (!step) nv = pick_variants(DEV_GPU, vnames, nv, vl);
+    else if (nv == 1 && !strcmp(vnames[0], "all")) nv = 0;
     struct shapes given = {0};
     for (int i = 0; i < nb; i++) {
         int b[3];
@@ -1061,7 +1093,7 @@ int cmd_tune(int argc, char **argv)
     struct table table = {0};
     table_read(&table, path, date);
     if (step) {
-        int rc = tune_steps(&s, &table, path, sl, ns, precision, force, reps, grid);
+        int rc = tune_steps(&s, &table, path, sl, ns, (const char *const *)vnames, nv, precision, force, reps, grid);
         free(table.e);
         return rc;
     }

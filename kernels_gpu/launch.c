@@ -291,6 +291,7 @@ static void fused25d_shape(const struct facts *f, const struct kernel_args *a, s
     const struct kernel_args *t = &s->args;
     constant(s, "TILE_BX", t->block[0]), constant(s, "TILE_BY", t->block[1]);
     constant(s, "TILE_ROWS", t->rows), constant(s, "TILE_STAGES", t->stages);
+    if (a->regs > 0) constant(s, "FUSED_MAXNREG", a->regs); /* a tuned cap, else the rule's */
     const int y0[3] = {f->lo[0][1], f->lo[1][1], f->lo[2][1]}, y1[3] = {f->hi[0][1], f->hi[1][1], f->hi[2][1]};
     const int z0[3] = {f->lo[0][2], f->lo[1][2], f->lo[2][2]}, z1[3] = {f->hi[0][2], f->hi[1][2], f->hi[2][2]};
     s->smem = (size_t)f->real *

@@ -545,14 +545,17 @@ static void test_gpu_steps_match_reference(void)
             printf("  GPU %s, block %dx%dx%d, %d nodes%s: %d combinations, largest error %.3f of its bound\n", fused[v],
                    blk[0], blk[1], blk[2], zn, grid ? ", rows of 16" : "", n, worst);
         }
-        /* The fused kernels with their registers capped (tune --step's caps; f64 high-order ones spill) */
-        for (int cap = 40; !t->flat && cap <= 64; cap += 24) {
+        /* The kernels with their registers capped (tune --step's caps: fused's, and fused25d's below its rule;
+         * f64 high-order ones spill) */
+        static const int fused_caps[] = {40, 64}, tiled_caps[] = {80};
+        for (int c = 0; c < (t->flat ? 1 : 2); c++) {
+            const int cap = t->flat ? tiled_caps[c] : fused_caps[c], zn = t->flat ? t->nodes : 2;
             double worst = 0;
-            int n = verify_all_on(b, fused[v], NULL, block, 2, 0, 0, cap, NULL, &worst);
+            int n = verify_all_on(b, fused[v], NULL, block, zn, 0, 0, cap, NULL, &worst);
             CHECK(n == scheme_count() * 2 * NCOEF * NBOUNDARIES, "GPU %s, %d registers: %d combinations verified",
                   fused[v], cap, n);
-            printf("  GPU %s, 2 nodes, at most %d registers: %d combinations, largest error %.3f of its bound\n", fused[v],
-                   cap, n, worst);
+            printf("  GPU %s, %d nodes, at most %d registers: %d combinations, largest error %.3f of its bound\n",
+                   fused[v], zn, cap, n, worst);
         }
         /* A tiled one's rows per thread (1, 2, 4) and pipeline depths (1 to 3): every storage takes
          * its own default. */
