@@ -76,6 +76,24 @@
 #define ZSTORE(out, r, v) (*(VT *)((out) + n + (r) * sz) = (v))
 #endif
 
+/* A pass's rows: `nodes` rows along z (1 or 2; row, the first one's first node), each updated from
+ * node 0 to nx - 1 by BODY1 or BODY2 (a $FZBODYn in parentheses), in vectors (FUSED_ZRUN). Indexed
+ * (INDEXED 1) they go run by run, a run being where each row keeps its material m[r] (ZCOEF_I). In
+ * scope: nx, row, sz, mat, O_0. */
+#define FUSED_UNPAREN(...) __VA_ARGS__
+#define FUSED_PASS(INDEXED, nodes, BODY1, BODY2)                                                   \
+    do {                                                                                          \
+        for (int i0 = 0, i1; i0 < nx; i0 = i1) {                                                  \
+            unsigned char m[2] = {0, 0};                                                          \
+            i1 = nx;                                                                              \
+            for (int r_ = 0; (INDEXED) && r_ < (nodes); r_++)                                     \
+                m[r_] = mat[row + r_ * sz + i0], i1 = min_int(i1, run_end(mat + row + r_ * sz, m[r_], i0, i1)); \
+            (void)m;                                                                              \
+            if ((nodes) == 2) FUSED_ZRUN(O_0, FUSED_UNPAREN BODY2);                               \
+            else FUSED_ZRUN(O_0, FUSED_UNPAREN BODY1);                                            \
+        }                                                                                         \
+    } while (0)
+
 /* The end of the run of material m that starts at i of a row of n bytes: the first index whose
  * byte differs, or n. Blocks of 64 bytes are compared at once (a vector compare each), so a row
  * of one material costs a few instructions, and every byte is read. */

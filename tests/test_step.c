@@ -205,17 +205,22 @@ static void test_wave_matches_plain_steps(void)
 
 /* Rows longer than the blocks a kernel may scan material runs in (64 nodes), with runs that
  * start and end anywhere: every scheme's fused step in indexed storage, two nodes along z a pass
- * (each pass's runs end where either of its rows changes material). */
+ * (each pass's runs end where either of its rows changes material), and its wave step at two
+ * steps a pass, two planes a sweep step (so two a kernel pass, an odd one left at the ends). */
 static void test_long_rows(void)
 {
-    for (int i = 0; i < scheme_count(); i++)
-        for (int p = 0; p < 2; p++) {
-            double w[MAX_GROUPS], worst;
-            char why[512];
-            struct step_config c = config(cpu_backend(), scheme_at(i), w, STEP_FUSED);
-            c.precision = p, c.coef = COEF_INDEXED, c.grid[0] = 203, c.grid[1] = 5, c.grid[2] = 4, c.nodes = 2;
-            CHECK(step_verify(&c, 2, &worst, why, sizeof why) == 0, "%s", why);
-        }
+    for (int wave = 0; wave < 2; wave++)
+        for (int i = 0; i < scheme_count(); i++)
+            for (int p = 0; p < 2; p++) {
+                double w[MAX_GROUPS], worst;
+                char why[512];
+                struct step_config c = config(cpu_backend(), scheme_at(i), w, wave ? "wave" : STEP_FUSED);
+                c.precision = p, c.coef = COEF_INDEXED, c.grid[0] = 203, c.grid[1] = 5, c.grid[2] = wave ? 9 : 4;
+                if (wave) c.tsteps = 2, c.block[2] = 2;
+                else c.nodes = 2;
+                CHECK(step_verify(&c, 2, &worst, why, sizeof why) == 0, "%s %s: %s", scheme_at(i)->name,
+                      wave ? "wave" : STEP_FUSED, why);
+            }
 }
 
 /* A backend whose halo refresh is wrong must fail the same check. */
