@@ -1,9 +1,9 @@
 /* What the CPU's fused half-step templates share (fused.c.step, wave.c.step) beside vec_row.h:
- * the declarations, loads and stores of the generated body (wave's $FBODY, one node; fused's
- * $FZBODYn, n nodes along z) as explicit vectors, as regz.c.in and for its reason: GCC's
- * `omp simd` vectoriser gave every point of the three components its own pointer (about 40 rows
- * for FV24), about 100 pointer loads spilled per 16 nodes; the run of a row in vectors then
- * scalars (FUSED_RUN); the material runs of an indexed row (run_end). `a` points to three
+ * the declarations, loads and stores of the generated body ($FZBODYn, n nodes along z) as
+ * explicit vectors, as regz.c.in and for its reason: GCC's `omp simd` vectoriser gave every point
+ * of the three components its own pointer (about 40 rows for FV24), about 100 pointer loads
+ * spilled per 16 nodes; the pass over a row or two that runs it (FUSED_PASS); the run of a row in
+ * vectors then scalars (FUSED_RUN); the material runs of an indexed row (run_end). `a` points to three
  * kernel_args, one per component (Hx, Hy, Hz or Ex, Ey, Ez), as the step engine passes them. */
 #ifndef KERNELS_CPU_FUSED_ROW_H
 #define KERNELS_CPU_FUSED_ROW_H
@@ -31,8 +31,7 @@
 #define ZCOEF_I(name, r) name[m[r]]
 
 /* Nodes i0 .. i1-1 of a row (row: the index of its first node), BODY (the generated update of a
- * node's three components, or of a pass's nodes along z, whose values it declares as REAL or VT:
- * here REAL is VT) in whole vectors, then in scalars. In order: a run's overlapping last vector
+ * pass's nodes along z, whose values it declares as VT) in whole vectors, then in scalars. In order: a run's overlapping last vector
  * computed first (as regz does it, at its turn) cost a third body, which the sanitizer build
  * compiled for minutes. */
 #define FUSED_RUN(...)                                                                            \
@@ -40,7 +39,6 @@
         const int whole = i0 + (i1 - i0) / SIMD_LANES * SIMD_LANES;                               \
         for (int i = i0; i < whole; i += SIMD_LANES) {                                            \
             typedef VEC VT;                                                                       \
-            typedef VT REAL __attribute__((unused)); /* FBODY's values (FZBODYn's are VT) */    \
             const long n = row + i;                                                               \
             __VA_ARGS__                                                                           \
         }                                                                                         \
