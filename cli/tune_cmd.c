@@ -578,7 +578,7 @@ static double prepare_searches(const struct step_search *p, int n, int capped)
  * not tuned (slower than fused at every steps per pass tried); wave25d is (pass_tiles). Every
  * measurement is a verified step_measure; the winners also go to stdout. */
 static int tune_steps(struct session *s, struct table *table, const char *path, const struct scheme *const *sl,
-                      int ns, const char *const *only, int nonly, int precision, int force, int reps,
+                      int ns, const char *const *fused, int nf, int precision, int force, int reps,
                       const int given_grid[3])
 {
     static const int blocks[][3] = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {32, 4, 1},
@@ -596,20 +596,6 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     enum { PASS_MAX_STEPS = 3 };
     const int grid[3] = {given_grid[0] ? given_grid[0] : DEFAULT_GRID, given_grid[0] ? given_grid[1] : DEFAULT_GRID,
                          given_grid[0] ? given_grid[2] : DEFAULT_GRID};
-    const char *fused[8];
-    int nf = step_fused_variants(DEV_GPU, fused, 8);
-    for (int i = 0; i < nonly; i++) { /* --variant: these fused variants only */
-        int v = 0;
-        while (v < nf && strcmp(only[i], fused[v])) v++;
-        if (v == nf) cli_error("--variant: '%s' is not a fused step variant of the GPU (--step tunes those)", only[i]);
-    }
-    if (nonly) {
-        int kept = 0;
-        for (int v = 0; v < nf; v++)
-            for (int i = 0; i < nonly; i++)
-                if (!strcmp(only[i], fused[v])) fused[kept++] = fused[v];
-        nf = kept;
-    }
     int tuned = 0, npending = 0;
     session_bandwidth(s, 0); /* the tuned file's header names it */
     const double start = omp_get_wtime();
@@ -880,12 +866,12 @@ static void tune_cpu_kernel(struct session *s, struct results_file *rf, struct t
         }
 }
 
-/* The device's kernel variants that --variant names (none or "all": every one) into vl, the
- * table's own names; their count. An unknown name ends the command, listing the known ones. */
-static int pick_variants(enum device d, char **vnames, int nv, const char *vl[MAX_VARIANTS])
+/* The variants of known (what: their kind, for the error) that --variant names (none or "all":
+ * every one) into vl, the table's own names; their count. An unknown name ends the command,
+ * listing the known ones. */
+static int pick_names(const char *what, const char *const *known, int nknown, char **vnames, int nv,
+                      const char *vl[MAX_VARIANTS])
 {
-    const char *known[MAX_VARIANTS];
-    const int nknown = kernel_variants(d, known, MAX_VARIANTS);
     if (nv == 0 || (nv == 1 && !strcmp(vnames[0], "all"))) {
         for (int i = 0; i < nknown; i++) vl[i] = known[i];
         return nknown;
@@ -897,12 +883,19 @@ static int pick_variants(enum device d, char **vnames, int nv, const char *vl[MA
             char list[256] = "";
             for (int m = 0; m < nknown; m++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", m ? ", " : "", known[m]);
-            cli_error("tune: unknown %s variant '%s' (known: %s)", d == DEV_CPU ? "CPU" : "GPU", vnames[i],
-                      nknown ? list : "none in this build");
+            cli_error("tune: unknown %s variant '%s' (known: %s)", what, vnames[i], nknown ? list : "none in this build");
         }
         vl[i] = known[j];
     }
     return nv;
+}
+
+/* The device's kernel variants that --variant names (pick_names). */
+static int pick_variants(enum device d, char **vnames, int nv, const char *vl[MAX_VARIANTS])
+{
+    const char *known[MAX_VARIANTS];
+    const int nknown = kernel_variants(d, known, MAX_VARIANTS);
+    return pick_names(d == DEV_CPU ? "CPU" : "GPU", known, nknown, vnames, nv, vl);
 }
 
 /* tune --device cpu: each CPU variant's launch (tile, nodes along z) per scheme and component on
@@ -1071,9 +1064,9 @@ int cmd_tune(int argc, char **argv)
         return tune_cpu(vnames, nv, sl, ns, cl, nc, precision, coef, grid, threads, reps, force);
     }
     if (threads) cli_error("tune: --threads is a CPU option (--device cpu)");
-    const char *vl[MAX_VARIANTS];
-    if (!step) nv = pick_variants(DEV_GPU, vnames, nv, vl);
-    else if (nv == 1 && !strcmp(vnames[0], "all")) nv = 0;
+    const char *vl[MAX_VARIANTS], *fused[MAX_VARIANTS];
+    if (step) nv = pick_names("GPU fused step", fused, step_fused_variants(DEV_GPU, fused, MAX_VARIANTS), vnames, nv, vl);
+    else nv = pick_variants(DEV_GPU, vnames, nv, vl);
     struct shapes given = {0};
     for (int i = 0; i < nb; i++) {
         int b[3];
@@ -1093,7 +1086,7 @@ int cmd_tune(int argc, char **argv)
     struct table table = {0};
     table_read(&table, path, date);
     if (step) {
-        int rc = tune_steps(&s, &table, path, sl, ns, (const char *const *)vnames, nv, precision, force, reps, grid);
+        int rc = tune_steps(&s, &table, path, sl, ns, vl, nv, precision, force, reps, grid);
         free(table.e);
         return rc;
     }

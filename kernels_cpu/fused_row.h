@@ -3,8 +3,8 @@
  * explicit vectors, as regz.c.in and for its reason: GCC's `omp simd` vectoriser gave every point
  * of the three components its own pointer (about 40 rows for FV24), about 100 pointer loads
  * spilled per 16 nodes; the pass over a row or two that runs it (FUSED_PASS); the run of a row in
- * vectors then scalars (FUSED_RUN); the material runs of an indexed row (run_end). `a` points to three
- * kernel_args, one per component (Hx, Hy, Hz or Ex, Ey, Ez), as the step engine passes them. */
+ * vectors then scalars (FUSED_RUN); the material runs of an indexed row (run_end). `a` points to
+ * three kernel_args, one per component (Hx, Hy, Hz or Ex, Ey, Ez), as the step engine passes them. */
 #ifndef KERNELS_CPU_FUSED_ROW_H
 #define KERNELS_CPU_FUSED_ROW_H
 
@@ -31,9 +31,9 @@
 #define ZCOEF_I(name, r) name[m[r]]
 
 /* Nodes i0 .. i1-1 of a row (row: the index of its first node), BODY (the generated update of a
- * pass's nodes along z, whose values it declares as VT) in whole vectors, then in scalars. In order: a run's overlapping last vector
- * computed first (as regz does it, at its turn) cost a third body, which the sanitizer build
- * compiled for minutes. */
+ * pass's nodes along z, whose values it declares as VT) in whole vectors, then in scalars. In
+ * order: a run's overlapping last vector computed first (as regz does it, at its turn) cost a
+ * third body, which the sanitizer build compiled for minutes. */
 #define FUSED_RUN(...)                                                                            \
     do {                                                                                          \
         const int whole = i0 + (i1 - i0) / SIMD_LANES * SIMD_LANES;                               \
