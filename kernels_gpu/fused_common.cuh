@@ -49,14 +49,22 @@ static __device__ __forceinline__ void store_images_at(REAL *o, long n, const in
 }
 
 /* store_images_at for a fused kernel's node (i, j, k) of launch a: along z, k is the launch's
- * plane, the slab's is k + z0 of zn (kernel.h), and its open faces take no image. */
+ * plane, the slab's is k + z0 of zn (kernel.h), and its open faces take no image. store_images_by
+ * takes the boundary from its caller: a kernel compiled for one (wave25d) passes a constant, and
+ * the other boundary's rule is compiled out. */
 template <typename REAL, int AXES = 3>
-static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
+static __device__ __forceinline__ void store_images_by(int boundary, REAL *o, long n, int i, int j, int k,
+                                                      const struct kernel_args *a, int comp, REAL v)
 {
     const int s[3] = {i, j, k + a->z0}, len[3] = {a->nx, a->ny, a->zn > 0 ? a->zn : a->nz};
     const int open[3] = {0, 0, a->open_z};
     const long stride[3] = {1, a->sy, a->sz};
-    store_images_at<REAL, AXES>(o, n, s, len, open, stride, a->boundary, comp, v);
+    store_images_at<REAL, AXES>(o, n, s, len, open, stride, boundary, comp, v);
+}
+template <typename REAL, int AXES = 3>
+static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
+{
+    store_images_by<REAL, AXES>(a->boundary, o, n, i, j, k, a, comp, v);
 }
 
 #endif
