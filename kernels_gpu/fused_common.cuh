@@ -21,50 +21,80 @@ static __device__ __forceinline__ bool near_side(int c, int n) { return c <= HAL
  * interior coordinates on axes of len nodes, open: each axis' open faces (no image), stride: the
  * arrays' along each axis. AXES: the images along the first AXES axes only (the wave step's
  * kernels: x and y; its engine refreshes z). The CPML's layer kernels (cpml.cu.layer) store
- * through it too. */
+ * through it too. In two parts: where the images of component comp's node lie (node_images_of),
+ * then the stores (store_node_images). */
+struct node_images {
+    long off[3]; /* along each axis, the image's offset from the node */
+    int sign[3]; /* its sign; 0: no image along the axis */
+    int axes;    /* bit ax: an image along axis ax */
+    bool wall;   /* the node is on a PEC wall: zero */
+};
+
+template <int AXES>
+static __device__ __forceinline__ struct node_images node_images_of(const int s[3], const int len[3], const int open[3],
+                                                                    const long stride[3], int boundary, int comp)
+{
+    struct node_images m = {{0, 0, 0}, {0, 0, 0}, 0, false};
+    for (int ax = 0; ax < 3; ax++) {
+        const int half = component_half(comp, ax);
+        int p = s[ax];
+        m.wall |= halo_wall(boundary, half, open[ax], s[ax]);
+        m.sign[ax] = ax < AXES ? halo_image(boundary, half, open[ax], len[ax], s[ax], &p) : 0;
+        m.off[ax] = (p - s[ax]) * stride[ax];
+        m.axes |= (m.sign[ax] != 0) << ax;
+    }
+    return m;
+}
+
+template <typename REAL>
+static __device__ __forceinline__ void store_node_images(REAL *o, long n, const struct node_images &m, REAL v)
+{
+    if (m.wall) v = 0;
+    o[n] = v;
+    for (int k = 1; k < 8; k++) /* each non-empty set of the axes with an image */
+        if ((k & m.axes) == k) {
+            long d = 0;
+            int sg = 1;
+            for (int ax = 0; ax < 3; ax++)
+                if (k >> ax & 1) d += m.off[ax], sg *= m.sign[ax];
+            o[n + d] = sg < 0 ? -v : v;
+        }
+}
+
 template <typename REAL, int AXES = 3>
 static __device__ __forceinline__ void store_images_at(REAL *o, long n, const int s[3], const int len[3],
                                                        const int open[3], const long stride[3], int boundary, int comp,
                                                        REAL v)
 {
-    long off[3];
-    int sign[3], axes = 0;
-    for (int ax = 0; ax < 3; ax++) {
-        const int half = component_half(comp, ax);
-        int p = s[ax];
-        if (halo_wall(boundary, half, open[ax], s[ax])) v = 0;
-        sign[ax] = ax < AXES ? halo_image(boundary, half, open[ax], len[ax], s[ax], &p) : 0;
-        off[ax] = (p - s[ax]) * stride[ax];
-        axes |= (sign[ax] != 0) << ax;
-    }
-    o[n] = v;
-    for (int m = 1; m < 8; m++) /* each non-empty set of the axes with an image */
-        if ((m & axes) == m) {
-            long d = 0;
-            int sg = 1;
-            for (int ax = 0; ax < 3; ax++)
-                if (m >> ax & 1) d += off[ax], sg *= sign[ax];
-            o[n + d] = sg < 0 ? -v : v;
-        }
+    store_node_images(o, n, node_images_of<AXES>(s, len, open, stride, boundary, comp), v);
 }
 
 /* store_images_at for a fused kernel's node (i, j, k) of launch a: along z, k is the launch's
- * plane, the slab's is k + z0 of zn (kernel.h), and its open faces take no image. store_images_by
- * takes the boundary from its caller: a kernel compiled for one (wave25d) passes a constant, and
- * the other boundary's rule is compiled out. */
+ * plane, the slab's is k + z0 of zn (kernel.h), and its open faces take no image. */
 template <typename REAL, int AXES = 3>
-static __device__ __forceinline__ void store_images_by(int boundary, REAL *o, long n, int i, int j, int k,
-                                                      const struct kernel_args *a, int comp, REAL v)
+static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
 {
     const int s[3] = {i, j, k + a->z0}, len[3] = {a->nx, a->ny, a->zn > 0 ? a->zn : a->nz};
     const int open[3] = {0, 0, a->open_z};
     const long stride[3] = {1, a->sy, a->sz};
-    store_images_at<REAL, AXES>(o, n, s, len, open, stride, boundary, comp, v);
+    store_images_at<REAL, AXES>(o, n, s, len, open, stride, a->boundary, comp, v);
 }
-template <typename REAL, int AXES = 3>
-static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
+
+/* store_images for the three components from comp of one node (o[q], v[q]), on a grid of a's,
+ * with the boundary a constant of the kernel (wave25d): under the periodic one a component's
+ * images do not depend on it, so they are found once for the three. */
+template <typename REAL>
+static __device__ __forceinline__ void store_images3(int boundary, REAL *const o[3], long n, int i, int j, int k,
+                                                     const struct kernel_args *a, int comp, const REAL v[3])
 {
-    store_images_by<REAL, AXES>(a->boundary, o, n, i, j, k, a, comp, v);
+    const int s[3] = {i, j, k + a->z0}, len[3] = {a->nx, a->ny, a->zn > 0 ? a->zn : a->nz};
+    const int open[3] = {0, 0, a->open_z};
+    const long stride[3] = {1, a->sy, a->sz};
+    struct node_images m;
+    for (int q = 0; q < 3; q++) {
+        if (q == 0 || boundary != BOUNDARY_PERIODIC) m = node_images_of<3>(s, len, open, stride, boundary, comp + q);
+        store_node_images(o[q], n, m, v[q]);
+    }
 }
 
 #endif
