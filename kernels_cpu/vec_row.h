@@ -3,8 +3,8 @@
  * from one pointer per array (OFF, LD), the strides (compiled in for a variant of trait strides:
  * kernels_cpu/jit.c passes -DSY=<sy> -DSZ=<sz>; without them, the launch's), the node counts along
  * z the $ZBODYn and $FZBODYn bodies are compiled for, with the checks of a launch that go with
- * both, the tiles of rows and planes that the OpenMP threads share, and with AVX-512 the masked
- * stores of a vector's lanes (regza's sweep, the fused step's row ends). */
+ * both, the tiles of rows and planes that the OpenMP threads share, and with AVX-512 or AVX2 the
+ * masked stores of a vector's lanes (regza's sweep, the fused step's row ends). */
 #ifndef KERNELS_CPU_VEC_ROW_H
 #define KERNELS_CPU_VEC_ROW_H
 
@@ -31,7 +31,7 @@
 typedef float vec_F32 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(float)), may_alias));
 typedef double vec_F64 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(double)), may_alias));
 
-#ifdef __AVX512F__
+#if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
 #include <stdint.h>
 /* The lanes lo <= t < hi of a vector, as a mask; v's lanes in mask stored at p. */
@@ -40,8 +40,26 @@ static inline unsigned lanes_mask(long lo, long hi, int lanes)
     lo = lo < 0 ? 0 : lo > lanes ? lanes : lo, hi = hi < 0 ? 0 : hi > lanes ? lanes : hi;
     return ((1u << hi) - 1) & ~((1u << lo) - 1);
 }
+#ifdef __AVX512F__
 static inline void zstore_F32(float *p, unsigned mask, vec_F32 v) { _mm512_mask_storeu_ps(p, (__mmask16)mask, (__m512)v); }
 static inline void zstore_F64(double *p, unsigned mask, vec_F64 v) { _mm512_mask_storeu_pd(p, (__mmask8)mask, (__m512d)v); }
+#else
+/* AVX2 has no mask registers: a lane is stored where its mask element's sign bit is set, a
+ * microcoded store on some cores, so a whole vector (mask a constant where the caller's is) is
+ * stored plainly. */
+static inline void zstore_F32(float *p, unsigned mask, vec_F32 v)
+{
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    if (mask == 0xffu) *(vec_F32 *)p = v;
+    else _mm256_maskstore_ps(p, _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)mask), bit), bit), (__m256)v);
+}
+static inline void zstore_F64(double *p, unsigned mask, vec_F64 v)
+{
+    const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+    if (mask == 0xfu) *(vec_F64 *)p = v;
+    else _mm256_maskstore_pd(p, _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(mask), bit), bit), (__m256d)v);
+}
+#endif
 #endif
 
 static inline int min_int(int x, int y) { return x < y ? x : y; }
