@@ -10,11 +10,13 @@
 
 struct halo_x {
     int count, p[2 * HALO + 1], src[2 * HALO + 1], sign[2 * HALO + 1];
+    int wrap_n; /* periodic: the row's nodes (its images two runs of HALO values, unsigned); else 0 */
 };
 
 static inline void halo_x_of(struct halo_x *h, int boundary, int comp, int nx)
 {
     const int half = component_half(comp, 0);
+    h->wrap_n = boundary == BOUNDARY_PERIODIC ? nx : 0;
     h->count = halo_count(boundary, half, 0); /* x is never split */
     for (int t = 0; t < h->count; t++) {
         h->p[t] = halo_position(nx, 0, t);
@@ -22,9 +24,18 @@ static inline void halo_x_of(struct halo_x *h, int boundary, int comp, int nx)
     }
 }
 
+/* Periodic: the row's last HALO values before it, its first HALO after it, copied (a few moves,
+ * where the general rule's loop tests, converts and multiplies each image's sign). */
 #define HALO_ROW(out, q)                                                                          \
-    for (int t = 0; t < hx[q].count; t++)                                                         \
-        out[row + hx[q].p[t]] = hx[q].sign[t] ? (REAL)hx[q].sign[t] * out[row + hx[q].src[t]] : (REAL)0
+    do {                                                                                          \
+        const int wrap_ = hx[q].wrap_n;                                                           \
+        if (wrap_)                                                                                \
+            for (int t = 0; t < HALO; t++)                                                        \
+                out[row - HALO + t] = out[row + wrap_ - HALO + t], out[row + wrap_ + t] = out[row + t]; \
+        else                                                                                      \
+            for (int t = 0; t < hx[q].count; t++)                                                 \
+                out[row + hx[q].p[t]] = hx[q].sign[t] ? (REAL)hx[q].sign[t] * out[row + hx[q].src[t]] : (REAL)0; \
+    } while (0)
 
 /* A temporally blocked step's kernel (trait planes, wave.c.step) goes on along y and z, after the
  * row's x halo: HALO_ROW_YZ(out, q) zeroes the whole padded row of interior row j of plane k where
