@@ -145,8 +145,7 @@ int cmd_step(int argc, char **argv)
         cli_error("--variant: no %s variant '%s' for %s %s %s (components, fused, wave, fused25d and wave25d on a GPU, or a "
                   "kernel variant of fdtdbench run)",
                   device_names[device], c.variant, c.c.s->name, precision_names[c.c.precision], coef_names[c.c.coef]);
-    const struct variant_traits *ft = step_fused_traits(device, c.c.variant);
-    if (c.c.regs && (device != DEV_GPU || !ft || ft->passes || ft->planes)) /* a cap: fused and fused25d's */
+    if (c.c.regs && (device != DEV_GPU || !step_takes_regs(step_fused_traits(device, c.c.variant))))
         cli_error("--regs: a register cap for the GPU's fused kernels (--device gpu --variant fused or fused25d), not %s %s",
                   device_names[device], c.variant);
     step_default_launch(&s, &c); /* with --block given: only rows, where not given */

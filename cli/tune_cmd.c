@@ -533,8 +533,9 @@ static int register_caps(const struct step_config *c, const int **caps)
 {
     static const int fused[] = {40, 48, 64}, tiled[] = {80, 96};
     const struct variant_traits *t = step_traits(c);
+    if (!step_takes_regs(t)) return *caps = NULL, 0;
     if (!t->flat) return *caps = fused, (int)(sizeof fused / sizeof fused[0]);
-    if (!t->passes && c->precision == F32) return *caps = tiled, (int)(sizeof tiled / sizeof tiled[0]);
+    if (c->precision == F32) return *caps = tiled, (int)(sizeof tiled / sizeof tiled[0]);
     return *caps = NULL, 0;
 }
 

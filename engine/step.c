@@ -640,6 +640,8 @@ void *step_field(const struct stepper *m, int comp, int level) { return m->f[com
 
 int step_launches(const struct variant_traits *ft, int comp) { return !ft || (comp % 3 == 0 && !(ft->passes && comp == EX)); }
 
+int step_takes_regs(const struct variant_traits *ft) { return ft && !ft->passes && !ft->planes; }
+
 void step_prepare(const struct step_config *c)
 {
     const struct variant_traits *ft = step_fused_traits(c->b->device, c->variant);

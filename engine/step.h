@@ -64,6 +64,9 @@ const struct variant_traits *step_fused_traits(enum device d, const char *varian
  * one kernel a component): a fused variant's are HX's and EX's (a half-step each), one with trait
  * passes HX's alone (both half-steps, a launch a pass). */
 int step_launches(const struct variant_traits *ft, int comp);
+/* 1 if a step of a variant whose fused traits are ft takes a register cap (--regs, tuned:
+ * FUSED_MAXNREG): one half-step a launch (fused, fused25d), not several steps a pass. */
+int step_takes_regs(const struct variant_traits *ft);
 /* The traits of the kernel of c's H half-step (a fused variant's, else Hx's own: every component
  * of a variant declares the same), or NULL if there is none. Unlike step_fused_traits, these are
  * the traits of c's storage (a tiled variant's default rows differ with and without arrays). */
