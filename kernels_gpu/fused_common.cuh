@@ -69,15 +69,23 @@ static __device__ __forceinline__ void store_images_at(REAL *o, long n, const in
     store_node_images(o, n, node_images_of<AXES>(s, len, open, stride, boundary, comp), v);
 }
 
-/* store_images_at for a fused kernel's node (i, j, k) of launch a: along z, k is the launch's
- * plane, the slab's is k + z0 of zn (kernel.h), and its open faces take no image. */
+/* A fused kernel's node (i, j, k) of launch a as store_images_at takes it: along z, k is the
+ * launch's plane, the slab's is k + z0 of zn (kernel.h), and its open faces take no image. */
+struct node_at {
+    int s[3], len[3], open[3];
+    long stride[3];
+};
+static __device__ __forceinline__ struct node_at node_at_in(int i, int j, int k, const struct kernel_args *a)
+{
+    return {{i, j, k + a->z0}, {a->nx, a->ny, a->zn > 0 ? a->zn : a->nz}, {0, 0, a->open_z}, {1, a->sy, a->sz}};
+}
+
+/* store_images_at for a fused kernel's node (i, j, k) of launch a. */
 template <typename REAL, int AXES = 3>
 static __device__ void store_images(REAL *o, long n, int i, int j, int k, const struct kernel_args *a, int comp, REAL v)
 {
-    const int s[3] = {i, j, k + a->z0}, len[3] = {a->nx, a->ny, a->zn > 0 ? a->zn : a->nz};
-    const int open[3] = {0, 0, a->open_z};
-    const long stride[3] = {1, a->sy, a->sz};
-    store_images_at<REAL, AXES>(o, n, s, len, open, stride, a->boundary, comp, v);
+    const struct node_at g = node_at_in(i, j, k, a);
+    store_images_at<REAL, AXES>(o, n, g.s, g.len, g.open, g.stride, a->boundary, comp, v);
 }
 
 /* store_images for the three components from comp of one node (o[q], v[q]), on a grid of a's,
@@ -87,12 +95,10 @@ template <typename REAL>
 static __device__ __forceinline__ void store_images3(int boundary, REAL *const o[3], long n, int i, int j, int k,
                                                      const struct kernel_args *a, int comp, const REAL v[3])
 {
-    const int s[3] = {i, j, k + a->z0}, len[3] = {a->nx, a->ny, a->zn > 0 ? a->zn : a->nz};
-    const int open[3] = {0, 0, a->open_z};
-    const long stride[3] = {1, a->sy, a->sz};
+    const struct node_at g = node_at_in(i, j, k, a);
     struct node_images m;
     for (int q = 0; q < 3; q++) {
-        if (q == 0 || boundary != BOUNDARY_PERIODIC) m = node_images_of<3>(s, len, open, stride, boundary, comp + q);
+        if (q == 0 || boundary != BOUNDARY_PERIODIC) m = node_images_of<3>(g.s, g.len, g.open, g.stride, boundary, comp + q);
         store_node_images(o[q], n, m, v[q]);
     }
 }
