@@ -54,7 +54,7 @@ static const char *const help =
     "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
     "its registers capped at 40, 48 and 64 a thread (step --regs), fused25d's in f32 at 80 and 96;\n"
     "the temporally blocked wave25d: its first tile at 1 to 3 steps a pass, then six more tiles at\n"
-    "the best. With --device cpu, --step tunes the fused step's nodes along z a pass and tile (as a\n"
+    "each of those within 10% of the best. With --device cpu, --step tunes the fused step's nodes along z a pass and tile (as a\n"
     "CPU kernel's) and the temporally blocked step (wave): its steps per pass (2, 4, 8, then one\n"
     "more and less than the best) and planes per sweep step (1, then 2 and 4), per scheme and\n"
     "storage, at 300^3.\n";
@@ -587,14 +587,19 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     static const int tiles[][3] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 2, 1}}; /* FUSED25D_TILES */
     static const int block_nodes[] = {1, 2}, tile_nodes[] = {16, 64};
     /* a temporally blocked step that keeps its levels on chip (trait passes): the first tile at 1 to
-     * 3 steps a pass, then the others (tiles of 512 and 1024 nodes; rows the fourth number) at the
-     * best one's (a launch whose levels reach past its tile or fill shared memory is refused). On
+     * 3 steps a pass, then the others (tiles of 512 and 1024 nodes; rows the fourth number) at those
+     * within PASS_CLOSE of the best (a launch whose levels reach past its tile or fill shared memory
+     * is refused). On
      * the H100 at 512^3 no tile won at four steps, and the best tile at three was the best at two;
      * 32x16 with two rows is the high-order schemes' best with uniform coefficients (10-16% ahead
      * of 32x8 with four), 32x32 with one row S{2,2}'s and FV24's with arrays (2-5% ahead of 64x16). */
     static const int pass_tiles[][4] = {{32, 8, 1, 2},  {32, 16, 1, 1}, {64, 8, 1, 2}, {64, 16, 1, 1},
                                         {32, 8, 1, 4},  {32, 16, 1, 2}, {32, 32, 1, 1}};
+    /* The first tile's best steps a pass need not be the others' best: with arrays on the H100
+     * (1b8b51c) Yee's 32x8 ran 17 106, 16 541 and 16 223 MCells/s at 1, 2 and 3 steps, so only
+     * one step was tried further (21 093 at best), where 64x16 at three had run 26 237. */
     enum { PASS_MAX_STEPS = 3 };
+    static const double PASS_CLOSE = 0.9;
     const int grid[3] = {given_grid[0] ? given_grid[0] : DEFAULT_GRID, given_grid[0] ? given_grid[1] : DEFAULT_GRID,
                          given_grid[0] ? given_grid[2] : DEFAULT_GRID};
     int tuned = 0, npending = 0;
@@ -653,9 +658,12 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                 declared_tiling(t, &rows, &stages);
                 struct shapes top = {0};
                 memset(&p->next, 0, sizeof p->next);
-                if (t->passes) { /* the other tiles at the best steps a pass */
-                    for (size_t b = 1; phase == 1 && p->e.mcells_per_s >= 0 && b < sizeof pass_tiles / sizeof pass_tiles[0]; b++)
-                        add_launch(&p->next, pass_tiles[b], p->e.nodes, pass_tiles[b][3], 0);
+                if (t->passes) { /* the other tiles at each steps a pass within PASS_CLOSE of the best */
+                    struct shapes steps = {0};
+                    if (phase == 1 && p->e.mcells_per_s >= 0) fastest(&p->seen, PASS_MAX_STEPS, PASS_CLOSE, &steps);
+                    for (int x = 0; x < steps.n; x++)
+                        for (size_t b = 1; b < sizeof pass_tiles / sizeof pass_tiles[0]; b++)
+                            add_launch(&p->next, pass_tiles[b], steps.nodes[x], pass_tiles[b][3], 0);
                     continue;
                 }
                 if (phase == 1) {
