@@ -241,20 +241,44 @@ static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
 
 /* ---- layer kernels (CPML) ------------------------------------------------------------ */
 
-static void emit_layer_decls(struct buf *b, const struct kernel_desc *k)
+/* Whether a fused step's update hands the layer the curl terms it corrects (trait layer_fold;
+ * $LHANDS, zlayer_terms), rather than the layer computing them again from their points: where a
+ * term reads more than LAYER_TERM_POINTS of them, or with indexed coefficients (which the layer
+ * gathers a group at a time, by each cell's material). Callgrind at 100^3 with a 10-cell layer,
+ * the instructions of a step with the layer, handed over against computed again: Yee uniform (2
+ * points a term) +26%, S44 arrays (4) +10%, Yee indexed -16%; FV24 (20) -13 to -15%, FV24-WB
+ * indexed (12) -43%, S{2,2} indexed (20) -48% (notes). */
+enum { LAYER_TERM_POINTS = 4 };
+static int layer_hands_terms(const struct kernel_desc *k)
+{
+    if (!k->traits->layer_fold) return 0;
+    int points = 0;
+    for (int g = 0; g < k->s->ngroups; g++) {
+        struct group_terms gt;
+        expand_group(k->s, g, k->component, &gt);
+        points += gt.npoints;
+    }
+    return points > LAYER_TERM_POINTS || k->coef == COEF_INDEXED;
+}
+
+/* taken: the terms come from the update (LTAKE), so no source field or coefficient is declared */
+static void emit_layer_decls(struct buf *b, const struct kernel_desc *k, int taken)
 {
     struct layer_term t[LAYER_TERMS];
     layer_terms(k->component, k->axis, t);
     for (int q = 0; q < LAYER_TERMS; q++) {
-        put(b, "    DECL_OUT(O_%d, %d);\n    DECL_SRC(S_%d, %d);\n    DECL_PSI(Y_%d, %d);\n", q, q, q, q, q, q);
-        put(b, "    DECL_PROFILE(K_%d, B_%d, C_%d, %d);\n", q, q, q, q);
-        for (int g = 0; g < k->s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d_%d, %d, %d);\n", storage_letter(k), g, q, q, g);
+        put(b, "    DECL_OUT(O_%d, %d);\n", q, q);
+        if (!taken) put(b, "    DECL_SRC(S_%d, %d);\n", q, q);
+        put(b, "    DECL_PSI(Y_%d, %d);\n    DECL_PROFILE(K_%d, B_%d, C_%d, %d);\n", q, q, q, q, q, q);
+        if (!taken)
+            for (int g = 0; g < k->s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d_%d, %d, %d);\n", storage_letter(k), g, q, q, g);
     }
 }
 
-/* Each term recomputed from its field's points in every group (as the main update added it),
- * then corrected. */
-static void emit_layer_body(struct buf *b, const struct kernel_desc *k)
+/* Each term recomputed from its field's points in every group (as the main update added it), or
+ * (taken: in a fused step, whose update hands them over, zlayer_terms) LTAKE(slot); then
+ * corrected. */
+static void emit_layer_body(struct buf *b, const struct kernel_desc *k, int taken)
 {
     const char *ind = "                    ";
     struct layer_term t[LAYER_TERMS];
@@ -262,6 +286,11 @@ static void emit_layer_body(struct buf *b, const struct kernel_desc *k)
     for (int q = 0; q < LAYER_TERMS; q++) {
         char field[8];
         snprintf(field, sizeof field, "S_%hhu", (unsigned char)q);
+        if (taken) {
+            put(b, "%sconst REAL t%d = LTAKE(%d);\n%sCORRECT(%d, t%d, %c);\n", ind, q, 2 * k->axis + q, ind, q, q,
+                t[q].minus ? '-' : '+');
+            continue;
+        }
         put(b, "%sconst REAL t%d = ", ind, q);
         for (int g = 0; g < k->s->ngroups; g++) {
             struct group_terms gt;
@@ -386,8 +415,11 @@ static void emit_znodes(struct buf *b, const struct kernel_desc *k, int q, int n
         put(b, "        const VT %s%d = ", v, r);
         for (int l = 0; l < k->s->levels; l++)
             put(b, "%sZCOEF_%c(da%d%s, %d) * LD(L%d%s, OFF(0, 0, %d))", l ? " + " : "", c, l, sfx, r, l, sfx, r);
-        for (int g = 0; g < k->s->ngroups; g++) put(b, " + ZCOEF_%c(db%d%s, %d) * g%d%s_%d", c, g, sfx, r, g, sfx, r);
-        put(b, ";\n");
+        const int terms = q >= 0 && layer_hands_terms(k); /* zlayer_terms */
+        if (terms) put(b, " + (LTERMS ? tp%s_%d - tm%s_%d : ", sfx, r, sfx, r);
+        for (int g = 0; g < k->s->ngroups; g++)
+            put(b, "%sZCOEF_%c(db%d%s, %d) * g%d%s_%d", g || !terms ? " + " : "", c, g, sfx, r, g, sfx, r);
+        put(b, "%s;\n", terms ? ")" : "");
     }
     for (int r = 0; r < nodes && !values; r++)
         if (q >= 0) put(b, "        ZSTORE(O_%d, %d, %s%d);\n", q, r, v, r);
@@ -422,10 +454,41 @@ static void zsum(struct buf *b, const int *ids, int lo, int hi)
     put(b, ")");
 }
 
+/* A fused body's hand-over of the CPML terms (layer_hands_terms), after component q's brackets: per
+ * node r its two curl terms, tp_q_r = sum_g ZCOEF_x(dbG_q, r) * pG_q_r (the plus field's sums) and
+ * tm_q_r likewise of the minus field's. Where the template sets LTERMS, the update is then da L +
+ * tp - tm (emit_znodes): two sums cost what one did, where the terms summed beside the update's
+ * own sum had cost it a third more instructions (FV24 at 100^3); elsewhere tp and tm are dead code
+ * and the update is the plain one. */
+static void zlayer_terms(struct buf *b, const struct kernel_desc *k, int q, int nodes)
+{
+    for (int r = 0; r < nodes; r++)
+        for (int f = 0; f < 2; f++) {
+            put(b, "        const VT t%c_%d_%d = ", "pm"[f], q, r);
+            for (int g = 0; g < k->s->ngroups; g++)
+                put(b, "%sZCOEF_%c(db%d_%d, %d) * %c%d_%d_%d", g ? " + " : "", storage_letter(k), g, q, r, "pm"[f], g, q, r);
+            put(b, ";\n");
+        }
+}
+
+/* ... and, after the body's stores, each as LTERM(slot, r, term), slot 2 axis + the term's index in
+ * layer_terms (the axis it is differentiated along). */
+static void zlayer_stores(struct buf *b, const struct kernel_desc *k, int q, int nodes)
+{
+    for (int axis = 0; axis < 3; axis++) {
+        struct layer_term t[LAYER_TERMS];
+        layer_terms(k->component, axis, t);
+        for (int u = 0; u < LAYER_TERMS; u++)
+            for (int r = 0; t[u].component == k->component + q && r < nodes; r++)
+                put(b, "        LTERM(%d, %d, t%c_%d_%d);\n", 2 * axis + u, r, t[u].minus ? 'm' : 'p', q, r);
+    }
+}
+
 /* The brackets of `nodes` nodes along z, group by group, each point as LD where first needed (z:
  * the loads so far, which the brackets share) and each bracket a balanced sum: gG_r of fields P
  * and M ($ZBODYn: q < 0), or a fused body's gG_q_r of component q of its half-step, from its
- * source fields S0..S2 by axis. */
+ * source fields S0..S2 by axis; where the update hands the layer its terms (layer_hands_terms)
+ * its halves named (pG_q_r, mG_q_r) and the terms summed from them (zlayer_terms). */
 static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nodes, struct zloads *z)
 {
     char pf = 'P', mf = 'M', sfx[8] = "";
@@ -442,6 +505,14 @@ static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nod
             int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
             for (int i = 0; i < t.npoints; i++) p[i] = zload(b, z, NULL, pf, &t.plus[i], r);
             for (int i = 0; i < t.npoints; i++) m[i] = zload(b, z, NULL, mf, &t.minus[i], r);
+            if (q >= 0 && layer_hands_terms(k)) {
+                put(b, "        const VT p%d%s_%d = ", g, sfx, r);
+                zsum(b, p, 0, t.npoints);
+                put(b, ", m%d%s_%d = ", g, sfx, r);
+                zsum(b, m, 0, t.npoints);
+                put(b, ";\n        const VT g%d%s_%d = p%d%s_%d - m%d%s_%d;\n", g, sfx, r, g, sfx, r, g, sfx, r);
+                continue;
+            }
             put(b, "        const VT g%d%s_%d = ", g, sfx, r);
             zsum(b, p, 0, t.npoints);
             put(b, " - ");
@@ -449,6 +520,7 @@ static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nod
             put(b, ";\n");
         }
     }
+    if (q >= 0 && layer_hands_terms(k)) zlayer_terms(b, k, q, nodes);
 }
 
 /* $ZBODYn (one component) or $FZBODYn (fused: the three of a half-step, every point of the three
@@ -461,6 +533,7 @@ static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes, in
     for (int q = fused ? 0 : -1; q < (fused ? 3 : 0); q++) zbrackets(b, k, q, nodes, &z);
     for (int values = 1; values >= 0; values--)
         for (int q = fused ? 0 : -1; q < (fused ? 3 : 0); q++) emit_znodes(b, k, q, nodes, values);
+    for (int q = 0; fused && layer_hands_terms(k) && q < 3; q++) zlayer_stores(b, k, q, nodes);
 }
 
 /* $ZPOINTS: the source points of one node, both fields, as initializers "{di, dj, dk}, ...". */
@@ -547,14 +620,15 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
             layer_terms(k->component, k->axis, t);
             for (int q = 0; q < LAYER_TERMS; q++) put(out, "%s%s", q ? ", " : "", component_enum[t[q].component]);
         }
-        else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k);
-        else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k);
+        else if (!strcmp(word, "LDECLS") && k->traits->layer) emit_layer_decls(out, k, 0);
+        else if (!strcmp(word, "LBODY") && k->traits->layer) emit_layer_body(out, k, 0);
         else if ((!strcmp(word + 1, "LDECLS") || !strcmp(word + 1, "LBODY")) && strchr("XYZ", word[0]) &&
                  k->traits->layer_fold) {
             struct kernel_desc x = *k; /* the layer's pass along that axis, of this half-step */
             x.axis = word[0] - 'X';
-            (word[2] == 'D' ? emit_layer_decls : emit_layer_body)(out, &x);
+            (word[2] == 'D' ? emit_layer_decls : emit_layer_body)(out, &x, layer_hands_terms(k));
         }
+        else if (!strcmp(word, "LHANDS") && k->traits->layer_fold) put(out, "%d", layer_hands_terms(k));
         else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY") || !strcmp(word, "FZBODY")) && j < len &&
                  text[j] >= '0' && text[j] <= '9') {
             int nodes = 0;

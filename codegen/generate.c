@@ -59,9 +59,16 @@
  *                 compilation per row length and plane size, and verified on the timed grid's
  *                 rows and planes (harness/measure.c, verify_rows)
  *   layer_fold    (step) the kernel also makes the CPML's corrections (codegen/layer.h) in the
- *                 rows it updates, given kernel_args.layer (the three passes' struct layer_args):
- *                 $XLDECLS and $XLBODY are the x pass's $LDECLS and $LBODY, $YL... and $ZL... the
- *                 y and z passes'; the step engine then runs no layer pass
+ *                 rows it updates, given kernel_args.layer (the three passes' struct layer_args),
+ *                 from the curl terms its update hands over: $FZBODYn also gives each component
+ *                 q's terms tp_q_r and tm_q_r (sum_g ZCOEF_x(dbG_q, r) times its plus or minus
+ *                 field's sums pG_q_r, mG_q_r), its value as da L + tp - tm where the template
+ *                 defines LTERMS 1 (else the plain sum over gG_q_r), and after the stores each
+ *                 term as LTERM(slot, r, term), slot 2 axis + the term's index in layer_terms;
+ *                 $XLDECLS and $XLBODY are the x pass's $LDECLS and $LBODY with each term taken
+ *                 as LTAKE(slot) (no source field or coefficient declared), $YL... and $ZL...
+ *                 the y and z passes'; the step engine then runs no layer pass. Such a kernel is
+ *                 compiled apart for launches with a layer, with -DLAYER_FOLD (kernels_cpu/jit.c)
  *   accepts       the template defines int $ENTRY_accepts(const struct kernel_args *, char *why,
  *                 size_t n): 0, or -1 saying why this launch cannot run (checked before launch)
  *   max_threads=N at most N threads per block

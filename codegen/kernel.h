@@ -80,7 +80,8 @@ struct variant_traits {
                       * E's): it reads level[0] and writes out, another array, halo included */
     int layer_fold;  /* 1: (CPU step) the kernel makes the CPML's corrections of each row it updates
                       * (kernel_args.layer): along x in the row's two end runs, along y and z where
-                      * the row lies in those slabs; the engine runs no layer pass */
+                      * the row lies in those slabs; the engine runs no layer pass. Compiled apart
+                      * for launches with a layer and without (kernels_cpu/jit.c) */
     int strides;     /* 1: (CPU) each kernel is compiled for its launch's strides sy and sz as constants
                       * (kernels_cpu/jit.c), so it is verified on a grid of the timed nx and ny
                       * (verify_rows, harness/measure.h) */

@@ -661,6 +661,11 @@ void step_prepare(const struct step_config *c)
             a[0].regs = c->regs, a[0].tsteps = step_tsteps(c);
             a[1] = a[2] = a[0];
             if (k) c->b->prepare(k, a, why, sizeof why);
+            if (k && c->pml && k->traits.layer_fold) { /* its compilation with the layer's corrections too */
+                static const char any_layer;
+                a[0].layer = a[1].layer = a[2].layer = &any_layer;
+                c->b->prepare(k, a, why, sizeof why);
+            }
         } else if (j >= NCOMPONENTS && c->pml && c->b->prepare_layer) {
             const struct layer_entry *e = layer_kernel(c, j - NCOMPONENTS < 3 ? HX : EX, (j - NCOMPONENTS) % 3);
             if (e) c->b->prepare_layer(e, why, sizeof why);

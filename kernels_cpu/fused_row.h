@@ -68,7 +68,7 @@
             __VA_ARGS__                                                                           \
         }                                                                                         \
     } while (0)
-#define ZSTORE(out, r, v) _Generic(*(out), float: zstore_F32, double: zstore_F64)((out) + n + (r) * sz, mask, (v))
+#define VSTORE(p, v) _Generic(*(p), float: zstore_F32, double: zstore_F64)((p), mask, (v))
 #elif defined(__AVX2__)
 /* Nodes i0 .. i1-1 of a pass's rows, BODY in whole vectors from node i0 with plain stores (the
  * mask a constant of all lanes), then the nodes left over in one more vector whose stores are
@@ -89,22 +89,26 @@
             __VA_ARGS__                                                                           \
         }                                                                                         \
     } while (0)
-#define ZSTORE(out, r, v) _Generic(*(out), float: zstore_F32, double: zstore_F64)((out) + n + (r) * sz, mask, (v))
+#define VSTORE(p, v) _Generic(*(p), float: zstore_F32, double: zstore_F64)((p), mask, (v))
 #else
 #define FUSED_ZRUN(out, ...) FUSED_RUN(__VA_ARGS__)
-#define ZSTORE(out, r, v) (*(VT *)((out) + n + (r) * sz) = (v))
+#define VSTORE(p, v) (*(VT *)(p) = (v))
 #endif
+/* A value of the body's nodes stored at p (the node n's place), masked to the run's nodes: node
+ * r's new value of out; and (trait layer_fold) a CPML term handed to the layer (fused.c.step). */
+#define ZSTORE(out, r, v) VSTORE((out) + n + (r) * sz, v)
 
 /* A pass's rows: `nodes` rows along z (1 or 2; row, the first one's first node), each updated from
  * node 0 to nx - 1 by BODY1 or BODY2 (a $FZBODYn in parentheses), in vectors (FUSED_ZRUN). Indexed
  * (INDEXED 1) they go run by run, a run being where each row keeps its material m[r] (ZCOEF_I). In
- * scope: nx, row, sz, mat, O_0. */
+ * scope: nx, row, sz, mat, O_0. FUSED_PASS_PART: nodes lo .. hi - 1 only. */
 #define FUSED_UNPAREN(...) __VA_ARGS__
-#define FUSED_PASS(INDEXED, nodes, BODY1, BODY2)                                                   \
+#define FUSED_PASS(INDEXED, nodes, BODY1, BODY2) FUSED_PASS_PART(INDEXED, nodes, 0, nx, BODY1, BODY2)
+#define FUSED_PASS_PART(INDEXED, nodes, lo, hi, BODY1, BODY2)                                      \
     do {                                                                                          \
-        for (int i0 = 0, i1; i0 < nx; i0 = i1) {                                                  \
+        for (int i0 = (lo), i1; i0 < (hi); i0 = i1) {                                             \
             unsigned char m[2] = {0, 0};                                                          \
-            i1 = nx;                                                                              \
+            i1 = (hi);                                                                            \
             for (int r_ = 0; (INDEXED) && r_ < (nodes); r_++)                                     \
                 m[r_] = mat[row + r_ * sz + i0], i1 = min_int(i1, run_end(mat + row + r_ * sz, m[r_], i0, i1)); \
             (void)m;                                                                              \

@@ -138,14 +138,16 @@ const char *cpu_compiler(void) { return BUILD_KERNEL_CC; }
 static struct template *templates;
 static pthread_mutex_t fill_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Each kernel's state: its entry points once loaded. A kernel compiled for its launch's strides
- * (trait strides) has one compilation per strides: its table slot heads a list of them. */
+/* Each kernel's state: its entry points once loaded. A kernel compiled for its launch (trait
+ * strides: its strides; trait layer_fold: with the CPML's corrections or without) has one
+ * compilation per such launch: its table slot heads a list of them. */
 struct slot {
     _Atomic(void *) run;         /* NULL until loaded */
     void *accepts;               /* set before run */
     double compiled_ms;          /* what compiling it took this process, -1 if it came from the cache */
     long sy, sz;                 /* the strides it is compiled for (trait strides), else 0 */
-    _Atomic(struct slot *) next; /* the table slot of a kernel of trait strides: its compilations */
+    int layer;                   /* compiled with -DLAYER_FOLD: for launches with a layer (trait layer_fold) */
+    _Atomic(struct slot *) next; /* the table slot of a kernel compiled for its launch: its compilations */
     pthread_mutex_t lock;
 };
 static struct slot *slots; /* cpu_kernel_table's, cpu_fused_table's, then cpu_layer_table's */
@@ -232,11 +234,13 @@ static struct slot *loaded(struct slot *s, const struct kernel_id *id)
         if (!d.s) emit_fail("no scheme %s in this build", id->scheme);
         kernel_name(name, sizeof name, &d);
         char sy[32], sz[32], label[200];
-        const char *defines[3] = {sy, sz, NULL};
+        const char *defines[4] = {NULL};
+        int nd = 0;
         snprintf(sy, sizeof sy, "-DSY=%ld", s->sy), snprintf(sz, sizeof sz, "-DSZ=%ld", s->sz);
-        if (!t->traits.strides) defines[0] = NULL;
-        snprintf(label, sizeof label, "%s%s%s%s%s", name, defines[0] ? " " : "", defines[0] ? sy : "",
-                 defines[0] ? " " : "", defines[0] ? sz : "");
+        if (t->traits.strides) defines[nd++] = sy, defines[nd++] = sz;
+        if (s->layer) defines[nd++] = "-DLAYER_FOLD";
+        int at = snprintf(label, sizeof label, "%s", name); /* the name, and the -D options */
+        for (int i = 0; i < nd; i++) at += snprintf(label + at, sizeof label - (size_t)at, " %s", defines[i]);
         struct job j = {name, kernel_source(&d, t), defines, "", ""};
         const int accepts = t->traits.accepts;
         pthread_mutex_unlock(&fill_lock);
@@ -262,20 +266,23 @@ static struct slot *loaded(struct slot *s, const struct kernel_id *id)
     return s;
 }
 
-/* The compilation of a kernel of trait strides for a's strides (head: its table slot), made on
- * first use. Lookups take no lock; a new one is added under head's. */
-static struct slot *strides_slot(struct slot *head, const struct kernel_args *a)
+/* The compilation of kernel k for launch a (head: its table slot), made on first use: for a's
+ * strides (trait strides), with the layer's corrections where a has a layer (trait layer_fold).
+ * Lookups take no lock; a new one is added under head's. */
+static struct slot *launch_slot(struct slot *head, const struct kernel_entry *k, const struct kernel_args *a)
 {
+    const long sy = k->traits.strides ? a->sy : 0, sz = k->traits.strides ? a->sz : 0;
+    const int layer = k->traits.layer_fold && a->layer;
     struct slot *s = atomic_load_explicit(&head->next, memory_order_acquire);
     for (; s; s = atomic_load_explicit(&s->next, memory_order_acquire))
-        if (s->sy == a->sy && s->sz == a->sz) return s;
+        if (s->sy == sy && s->sz == sz && s->layer == layer) return s;
     pthread_mutex_lock(&head->lock);
-    for (s = atomic_load_explicit(&head->next, memory_order_relaxed); s && (s->sy != a->sy || s->sz != a->sz);)
+    for (s = atomic_load_explicit(&head->next, memory_order_relaxed); s && (s->sy != sy || s->sz != sz || s->layer != layer);)
         s = atomic_load_explicit(&s->next, memory_order_relaxed);
     if (!s) {
         if (!(s = calloc(1, sizeof *s))) fprintf(stderr, "fdtdbench: out of memory\n"), exit(2);
         pthread_mutex_init(&s->lock, NULL);
-        s->sy = a->sy, s->sz = a->sz;
+        s->sy = sy, s->sz = sz, s->layer = layer;
         atomic_store_explicit(&s->next, atomic_load_explicit(&head->next, memory_order_relaxed), memory_order_relaxed);
         atomic_store_explicit(&head->next, s, memory_order_release);
     }
@@ -289,7 +296,7 @@ static struct slot *kernel_slot(const struct kernel_entry *k, const struct kerne
     pthread_once(&once, start);
     const int fused = k >= cpu_fused_table && k < cpu_fused_table + cpu_fused_table_len;
     const long i = fused ? cpu_kernel_table_len + (k - cpu_fused_table) : k - cpu_kernel_table;
-    struct slot *s = k->traits.strides ? strides_slot(&slots[i], a) : &slots[i];
+    struct slot *s = k->traits.strides || k->traits.layer_fold ? launch_slot(&slots[i], k, a) : &slots[i];
     if (atomic_load_explicit(&s->run, memory_order_acquire)) return s;
     const struct kernel_id id = {k->scheme, k->variant, k->component, 0, k->precision, k->coef, fused, 0};
     return loaded(s, &id);
