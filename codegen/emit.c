@@ -212,6 +212,25 @@ static void emit_fused_decls(struct buf *b, const struct kernel_desc *k)
         }
 }
 
+/* $FRUNCOEFS: an indexed fused body's coefficients for the run's materials m[0] and m[1] (one per
+ * node along z; ZCOEF_I reads them as name_mR), as scalars declared once a run: read through the
+ * tables inside the run's loop, GCC loaded and broadcast each one again every vector, since the
+ * loop's stores might have changed them (Yee's wave kernel: 43 instructions a vector against
+ * uniform's 30). Other storages: nothing. */
+static void emit_run_coefs(struct buf *b, const struct kernel_desc *k)
+{
+    if (k->coef != COEF_INDEXED) return;
+    const char *sep = "const REAL ";
+    for (int q = 0; q < 3; q++)
+        for (int c = 0; c < k->s->levels + k->s->ngroups; c++)
+            for (int r = 0; r < 2; r++) {
+                const int l = c < k->s->levels, x = l ? c : c - k->s->levels;
+                put(b, "%s%s%d_%d_m%d = %s%d_%d[m[%d]]", sep, l ? "da" : "db", x, q, r, l ? "da" : "db", x, q, r);
+                sep = ", ";
+            }
+    put(b, ";");
+}
+
 static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
 {
     const struct scheme *s = k->s;
@@ -601,6 +620,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "UPDATE")) emit_update(out, k);
         else if (!strcmp(word, "BOXES") || !strcmp(word, "FBOXES")) emit_boxes(out, k, word[0] == 'F');
         else if (!strcmp(word, "FDECLS")) emit_fused_decls(out, k);
+        else if (!strcmp(word, "FRUNCOEFS")) emit_run_coefs(out, k);
         else if (!strcmp(word, "FBODY")) emit_fused_body(out, k);
         else if ((word[0] == 'H' || word[0] == 'E') &&
                  (!strcmp(word + 1, "FDECLS") || !strcmp(word + 1, "FBODY") || !strcmp(word + 1, "FBOXES"))) {

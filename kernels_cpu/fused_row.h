@@ -27,8 +27,8 @@
 #define COEF_I(name) name[m]
 #define STORE(out, q, v) (*(VT *)((out) + n) = (v))
 /* $FZBODYn: node r along z (the ZCOEF_A and ZCOEF_U of vec_row.h); an indexed pass's row r of
- * material m[r] */
-#define ZCOEF_I(name, r) name[m[r]]
+ * material m[r], its coefficients read once a run ($FRUNCOEFS) */
+#define ZCOEF_I(name, r) name##_m##r
 
 /* Nodes i0 .. i1-1 of a row (row: the index of its first node), BODY (the generated update of a
  * pass's nodes along z, whose values it declares as VT) in whole vectors, then in scalars. In
@@ -100,11 +100,12 @@
 
 /* A pass's rows: `nodes` rows along z (1 or 2; row, the first one's first node), each updated from
  * node 0 to nx - 1 by BODY1 or BODY2 (a $FZBODYn in parentheses), in vectors (FUSED_ZRUN). Indexed
- * (INDEXED 1) they go run by run, a run being where each row keeps its material m[r] (ZCOEF_I). In
- * scope: nx, row, sz, mat, O_0. FUSED_PASS_PART: nodes lo .. hi - 1 only. */
+ * (INDEXED 1) they go run by run, a run being where each row keeps its material m[r], whose
+ * coefficients COEFS ($FRUNCOEFS in parentheses) declares (ZCOEF_I). In scope: nx, row, sz, mat,
+ * O_0. FUSED_PASS_PART: nodes lo .. hi - 1 only. */
 #define FUSED_UNPAREN(...) __VA_ARGS__
-#define FUSED_PASS(INDEXED, nodes, BODY1, BODY2) FUSED_PASS_PART(INDEXED, nodes, 0, nx, BODY1, BODY2)
-#define FUSED_PASS_PART(INDEXED, nodes, lo, hi, BODY1, BODY2)                                      \
+#define FUSED_PASS(INDEXED, nodes, COEFS, BODY1, BODY2) FUSED_PASS_PART(INDEXED, nodes, 0, nx, COEFS, BODY1, BODY2)
+#define FUSED_PASS_PART(INDEXED, nodes, lo, hi, COEFS, BODY1, BODY2)                               \
     do {                                                                                          \
         for (int i0 = (lo), i1; i0 < (hi); i0 = i1) {                                             \
             unsigned char m[2] = {0, 0};                                                          \
@@ -112,6 +113,7 @@
             for (int r_ = 0; (INDEXED) && r_ < (nodes); r_++)                                     \
                 m[r_] = mat[row + r_ * sz + i0], i1 = min_int(i1, run_end(mat + row + r_ * sz, m[r_], i0, i1)); \
             (void)m;                                                                              \
+            FUSED_UNPAREN COEFS                                                                   \
             if ((nodes) == 2) FUSED_ZRUN(O_0, FUSED_UNPAREN BODY2);                               \
             else FUSED_ZRUN(O_0, FUSED_UNPAREN BODY1);                                            \
         }                                                                                         \
