@@ -120,8 +120,10 @@
     } while (0)
 
 /* The end of the run of material m that starts at i of a row of n bytes: the first index whose
- * byte differs, or n. Blocks of 64 bytes are compared at once (a vector compare each), so a row
- * of one material costs a few instructions, and every byte is read. */
+ * byte differs, or n. Blocks of 64 bytes are compared at once (a vector compare each), then words
+ * of 8, then bytes, so a row of one material costs a few instructions, and every byte is read (a
+ * byte at a time after the blocks, a 300-node row's last 44 took two instructions a node of
+ * Yee's wave step, callgrind). */
 static inline int run_end(const unsigned char *r, unsigned char m, int i, int n)
 {
     enum { B = 64 };
@@ -130,6 +132,9 @@ static inline int run_end(const unsigned char *r, unsigned char m, int i, int n)
         for (int t = 0; t < B; t++) diff |= r[i + t] ^ m;
         if (diff) break;
     }
+    const unsigned long long ms = 0x0101010101010101ull * m;
+    for (unsigned long long w; i + 8 <= n; i += 8)
+        if (__builtin_memcpy(&w, r + i, 8), w != ms) break;
     while (i < n && r[i] == m) i++;
     return i;
 }
