@@ -49,14 +49,18 @@
         }                                                                                         \
     } while (0)
 
-#ifdef __AVX512F__
+#if defined __AVX512F__ || defined __AVX2__
 /* Nodes i0 .. i1-1 of a pass's rows (row: the index of the first one's first node), BODY (a
  * $FZBODYn) in whole vectors, the stores (ZSTORE) masked to the nodes, none in scalars: from the
- * one of out's 64-byte boundaries at or before node i0 (each point on a node's own column, di = 0,
- * then an aligned load) unless that takes a vector more than starting at node i0 (128 nodes at
- * other offsets: 9 vectors, not 8). At 300^3 a row of 300 nodes took 18 vectors and 12 scalar
- * passes of the body; now 19 vectors from a boundary. Lanes outside the nodes are read (in place,
- * some already updated) and computed, never stored. */
+ * one of out's vector-aligned boundaries at or before node i0 (each point on a node's own column,
+ * di = 0, then an aligned load) unless that takes a vector more than starting at node i0 (128
+ * nodes at other offsets: 9 vectors of 16, not 8). At 300^3 every row starts 8 bytes past a
+ * boundary: AVX-512 took 18 vectors and 12 scalar passes of the body a row, now 19 vectors from a
+ * boundary; with AVX2 half the loads of a node's own column crossed a cache line (one thread's CPU
+ * time a component update at 300^3, FV24 arrays 4.2-4.9 -> 3.4-4.0 ns, S{2,2} uniform 1.8-2.1 ->
+ * 1.3-1.6). Lanes outside the nodes are read (in place, some already updated) and computed, never
+ * stored. The mask is a constant but in a row's first and last vectors, so that GCC can split the
+ * loop and store the whole vectors plainly (AVX2's masked store is slow: zstore). */
 #define FUSED_ZRUN(out, ...)                                                                      \
     do {                                                                                          \
         typedef VEC VT;                                                                           \
@@ -64,28 +68,7 @@
         const long back = (long)((uintptr_t)((out) + first) / sizeof(REAL) & (L - 1));           \
         const long from = first - ((len + back + L - 1) / L > (len + L - 1) / L ? 0 : back);     \
         for (long n = from; n < end; n += L) {                                                    \
-            const unsigned mask = lanes_mask(first - n, end - n, L);                              \
-            __VA_ARGS__                                                                           \
-        }                                                                                         \
-    } while (0)
-#define VSTORE(p, v) _Generic(*(p), float: zstore_F32, double: zstore_F64)((p), mask, (v))
-#elif defined(__AVX2__)
-/* Nodes i0 .. i1-1 of a pass's rows, BODY in whole vectors from node i0 with plain stores (the
- * mask a constant of all lanes), then the nodes left over in one more vector whose stores are
- * masked to them (its lanes past i1 read and computed, never stored, as with AVX-512), not in up
- * to seven scalar passes of the body (a row of 300 f32 nodes: 38 passes, not 41). */
-#define FUSED_ZRUN(out, ...)                                                                      \
-    do {                                                                                          \
-        typedef VEC VT;                                                                           \
-        const int whole = i0 + (i1 - i0) / SIMD_LANES * SIMD_LANES;                               \
-        for (int i = i0; i < whole; i += SIMD_LANES) {                                            \
-            const long n = row + i;                                                               \
-            const unsigned mask = (1u << SIMD_LANES) - 1;                                         \
-            __VA_ARGS__                                                                           \
-        }                                                                                         \
-        if (whole < i1) {                                                                         \
-            const long n = row + whole;                                                           \
-            const unsigned mask = lanes_mask(0, i1 - whole, SIMD_LANES);                          \
+            const unsigned mask = n < first || n + L > end ? lanes_mask(first - n, end - n, L) : (1u << L) - 1; \
             __VA_ARGS__                                                                           \
         }                                                                                         \
     } while (0)
