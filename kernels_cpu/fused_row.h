@@ -59,8 +59,8 @@
  * boundary; with AVX2 half the loads of a node's own column crossed a cache line (one thread's CPU
  * time a component update at 300^3, FV24 arrays 4.2-4.9 -> 3.4-4.0 ns, S{2,2} uniform 1.8-2.1 ->
  * 1.3-1.6). Lanes outside the nodes are read (in place, some already updated) and computed, never
- * stored. The mask is a constant but in a row's first and last vectors, so that GCC can split the
- * loop and store the whole vectors plainly (AVX2's masked store is slow: zstore). */
+ * stored. The mask is computed in a row's first and last vectors only; the other vectors' stores
+ * still test it (AVX2's masked store is slow: zstore stores a whole vector plainly). */
 #define FUSED_ZRUN(out, ...)                                                                      \
     do {                                                                                          \
         typedef VEC VT;                                                                           \
