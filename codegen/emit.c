@@ -221,13 +221,12 @@ static void emit_run_coefs(struct buf *b, const struct kernel_desc *k)
 {
     if (k->coef != COEF_INDEXED) return;
     const char *sep = "const REAL ";
-    for (int q = 0; q < 3; q++)
-        for (int c = 0; c < k->s->levels + k->s->ngroups; c++)
-            for (int r = 0; r < 2; r++) {
-                const int l = c < k->s->levels, x = l ? c : c - k->s->levels;
-                put(b, "%s%s%d_%d_m%d = %s%d_%d[m[%d]]", sep, l ? "da" : "db", x, q, r, l ? "da" : "db", x, q, r);
-                sep = ", ";
-            }
+    for (int q = 0; q < 3; q++) {
+        for (int l = 0; l < k->s->levels; l++)
+            for (int r = 0; r < 2; r++, sep = ", ") put(b, "%sda%d_%d_m%d = da%d_%d[m[%d]]", sep, l, q, r, l, q, r);
+        for (int g = 0; g < k->s->ngroups; g++)
+            for (int r = 0; r < 2; r++, sep = ", ") put(b, "%sdb%d_%d_m%d = db%d_%d[m[%d]]", sep, g, q, r, g, q, r);
+    }
     put(b, ";");
 }
 
@@ -268,6 +267,9 @@ static void emit_fused_body(struct buf *b, const struct kernel_desc *k)
  * points a term) +26%, S44 arrays (4) +10%, Yee indexed -16%; FV24 (20) -13 to -15%, FV24-WB
  * indexed (12) -43%, S{2,2} indexed (20) -48% (notes). */
 enum { LAYER_TERM_POINTS = 4 };
+/* A handed-over term's slot in a row's scratch (fused.c.step: six a node): its axis' two terms, in
+ * layer_terms' order. */
+static int term_slot(int axis, int term) { return 2 * axis + term; }
 static int layer_hands_terms(const struct kernel_desc *k)
 {
     if (!k->traits->layer_fold) return 0;
@@ -306,7 +308,7 @@ static void emit_layer_body(struct buf *b, const struct kernel_desc *k, int take
         char field[8];
         snprintf(field, sizeof field, "S_%hhu", (unsigned char)q);
         if (taken) {
-            put(b, "%sconst REAL t%d = LTAKE(%d);\n%sCORRECT(%d, t%d, %c);\n", ind, q, 2 * k->axis + q, ind, q, q,
+            put(b, "%sconst REAL t%d = LTAKE(%d);\n%sCORRECT(%d, t%d, %c);\n", ind, q, term_slot(k->axis, q), ind, q, q,
                 t[q].minus ? '-' : '+');
             continue;
         }
@@ -430,11 +432,11 @@ static void emit_znodes(struct buf *b, const struct kernel_desc *k, int q, int n
     const char c = storage_letter(k);
     char sfx[8] = "", v[8] = "v";
     if (q >= 0) snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q), snprintf(v, sizeof v, "v%hhu_", (unsigned char)q);
+    const int terms = q >= 0 && layer_hands_terms(k); /* zlayer_terms */
     for (int r = 0; r < nodes && values; r++) {
         put(b, "        const VT %s%d = ", v, r);
         for (int l = 0; l < k->s->levels; l++)
             put(b, "%sZCOEF_%c(da%d%s, %d) * LD(L%d%s, OFF(0, 0, %d))", l ? " + " : "", c, l, sfx, r, l, sfx, r);
-        const int terms = q >= 0 && layer_hands_terms(k); /* zlayer_terms */
         if (terms) put(b, " + (LTERMS ? tp%s_%d - tm%s_%d : ", sfx, r, sfx, r);
         for (int g = 0; g < k->s->ngroups; g++)
             put(b, "%sZCOEF_%c(db%d%s, %d) * g%d%s_%d", g || !terms ? " + " : "", c, g, sfx, r, g, sfx, r);
@@ -490,8 +492,8 @@ static void zlayer_terms(struct buf *b, const struct kernel_desc *k, int q, int 
         }
 }
 
-/* ... and, after the body's stores, each as LTERM(slot, r, term), slot 2 axis + the term's index in
- * layer_terms (the axis it is differentiated along). */
+/* ... and, after the body's stores, each as LTERM(slot, r, term) (term_slot: by the axis it is
+ * differentiated along). */
 static void zlayer_stores(struct buf *b, const struct kernel_desc *k, int q, int nodes)
 {
     for (int axis = 0; axis < 3; axis++) {
@@ -499,7 +501,7 @@ static void zlayer_stores(struct buf *b, const struct kernel_desc *k, int q, int
         layer_terms(k->component, axis, t);
         for (int u = 0; u < LAYER_TERMS; u++)
             for (int r = 0; t[u].component == k->component + q && r < nodes; r++)
-                put(b, "        LTERM(%d, %d, t%c_%d_%d);\n", 2 * axis + u, r, t[u].minus ? 'm' : 'p', q, r);
+                put(b, "        LTERM(%d, %d, t%c_%d_%d);\n", term_slot(axis, u), r, t[u].minus ? 'm' : 'p', q, r);
     }
 }
 
@@ -517,6 +519,7 @@ static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nod
         pf = (char)('0' + plus % 3), mf = (char)('0' + minus % 3);
         snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q);
     }
+    const int hands = q >= 0 && layer_hands_terms(k);
     for (int g = 0; g < k->s->ngroups; g++) {
         struct group_terms t;
         expand_group(k->s, g, k->component + (q > 0 ? q : 0), &t);
@@ -524,7 +527,7 @@ static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nod
             int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
             for (int i = 0; i < t.npoints; i++) p[i] = zload(b, z, NULL, pf, &t.plus[i], r);
             for (int i = 0; i < t.npoints; i++) m[i] = zload(b, z, NULL, mf, &t.minus[i], r);
-            if (q >= 0 && layer_hands_terms(k)) {
+            if (hands) {
                 put(b, "        const VT p%d%s_%d = ", g, sfx, r);
                 zsum(b, p, 0, t.npoints);
                 put(b, ", m%d%s_%d = ", g, sfx, r);
@@ -539,7 +542,7 @@ static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nod
             put(b, ";\n");
         }
     }
-    if (q >= 0 && layer_hands_terms(k)) zlayer_terms(b, k, q, nodes);
+    if (hands) zlayer_terms(b, k, q, nodes);
 }
 
 /* $ZBODYn (one component) or $FZBODYn (fused: the three of a half-step, every point of the three

@@ -57,8 +57,8 @@
  * nodes at other offsets: 9 vectors of 16, not 8). At 300^3 every row starts 8 bytes past a
  * boundary: AVX-512 took 18 vectors and 12 scalar passes of the body a row, now 19 vectors from a
  * boundary; with AVX2 half the loads of a node's own column crossed a cache line (one thread's CPU
- * time a component update at 300^3, FV24 arrays 4.2-4.9 -> 3.4-4.0 ns, S{2,2} uniform 1.8-2.1 ->
- * 1.3-1.6). Lanes outside the nodes are read (in place, some already updated) and computed, never
+ * time a component update at 300^3, FV24 arrays 3.9-5.0 -> 2.9-3.4 ns, S{2,2} uniform 1.6-2.1 ->
+ * 1.35-1.6). Lanes outside the nodes are read (in place, some already updated) and computed, never
  * stored. The mask is computed in a row's first and last vectors only; the other vectors' stores
  * still test it (AVX2's masked store is slow: zstore stores a whole vector plainly). */
 #define FUSED_ZRUN(out, ...)                                                                      \
@@ -116,8 +116,11 @@ static inline int run_end(const unsigned char *r, unsigned char m, int i, int n)
         if (diff) break;
     }
     const unsigned long long ms = 0x0101010101010101ull * m;
-    for (unsigned long long w; i + 8 <= n; i += 8)
-        if (__builtin_memcpy(&w, r + i, 8), w != ms) break;
+    for (; i + 8 <= n; i += 8) {
+        unsigned long long w;
+        __builtin_memcpy(&w, r + i, 8);
+        if (w != ms) break;
+    }
     while (i < n && r[i] == m) i++;
     return i;
 }

@@ -266,6 +266,11 @@ static struct slot *loaded(struct slot *s, const struct kernel_id *id)
     return s;
 }
 
+static int slot_serves(const struct slot *s, long sy, long sz, int layer)
+{
+    return s->sy == sy && s->sz == sz && s->layer == layer;
+}
+
 /* The compilation of kernel k for launch a (head: its table slot), made on first use: for a's
  * strides (trait strides), with the layer's corrections where a has a layer (trait layer_fold).
  * Lookups take no lock; a new one is added under head's. */
@@ -275,9 +280,9 @@ static struct slot *launch_slot(struct slot *head, const struct kernel_entry *k,
     const int layer = k->traits.layer_fold && a->layer;
     struct slot *s = atomic_load_explicit(&head->next, memory_order_acquire);
     for (; s; s = atomic_load_explicit(&s->next, memory_order_acquire))
-        if (s->sy == sy && s->sz == sz && s->layer == layer) return s;
+        if (slot_serves(s, sy, sz, layer)) return s;
     pthread_mutex_lock(&head->lock);
-    for (s = atomic_load_explicit(&head->next, memory_order_relaxed); s && (s->sy != sy || s->sz != sz || s->layer != layer);)
+    for (s = atomic_load_explicit(&head->next, memory_order_relaxed); s && !slot_serves(s, sy, sz, layer);)
         s = atomic_load_explicit(&s->next, memory_order_relaxed);
     if (!s) {
         if (!(s = calloc(1, sizeof *s))) fprintf(stderr, "fdtdbench: out of memory\n"), exit(2);
