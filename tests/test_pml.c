@@ -198,6 +198,26 @@ static void test_layer_matches_reference(void)
     verify_layers(cpu_backend(), variants, NULL, 2);
 }
 
+/* The fused CPU step's x runs where the layer is thicker than a vector: nine cells, a whole
+ * vector then a masked one in f32 (two whole ones in f64), every scheme and precision against
+ * the reference step (the three-cell layer above has only the masked one). Under the sanitizers,
+ * the reference scheme's only (each grid's kernels are compiled for its strides). */
+static void test_layer_whole_vectors(void)
+{
+    const char *san = getenv("SAN");
+    for (int i = 0; i < scheme_count(); i++)
+        for (int p = 0; p < 2; p++) {
+            double w[MAX_GROUPS], worst;
+            char why[512];
+            if (san && *san && scheme_at(i) != scheme_reference()) continue;
+            struct step_config c = config(cpu_backend(), scheme_at(i), w, STEP_FUSED);
+            static const int grid[3] = {29, 28, 27};
+            memcpy(c.grid, grid, sizeof c.grid);
+            c.precision = p, c.coef = COEF_UNIFORM, c.pml = 9, c.nodes = 2;
+            CHECK(step_verify(&c, 3, &worst, why, sizeof why) == 0, "%s %s: %s", c.s->name, precision_names[p], why);
+        }
+}
+
 /* The reflection of every scheme's layer on the CPU (all threads), 4 and 10 cells. */
 static void test_reflection(void)
 {
@@ -245,6 +265,7 @@ int main(void)
     RUN(test_layer_bytes);
     RUN(test_bad_layer);
     RUN(test_layer_matches_reference);
+    RUN(test_layer_whole_vectors);
     RUN(test_reflection);
     RUN(test_thin_layer_reflects);
     RUN(test_gpu_layer);
