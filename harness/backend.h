@@ -84,6 +84,11 @@ struct backend {
     /* Waits for everything launched (the step engine calls kernels directly, without a wait
      * after each); 0, or -1 with the reason of a failed launch or run. */
     int (*sync)(char *why, size_t n);
+    /* Nanoseconds so far that the device in use ran below its clocks because its power or thermal
+     * limit held them down (a GPU's: NVML's violation counters), NAN where it cannot say; NULL on
+     * a device without such counters. Read before and after a sample: the difference over the
+     * sample's time is its share throttled (clock_held_pct). */
+    double (*clocks_held_ns)(void);
     /* Kernels are compiled at run time, on both devices (NULL in a build without CUDA's GPU
      * stand-in). prepare compiles kernel k for launch a (its shape: a GPU kernel is compiled per
      * shape, a CPU kernel once) without running it, so that a batch of launches can be compiled in

@@ -36,6 +36,7 @@ struct run_result {
     int threads;                       /* as used */
     double pct_bw;                     /* median of the per-sample ratios to the probe sample before each */
     double pct_bw_spread;              /* max - min of those ratios */
+    double clock_held_pct;             /* the samples' time with the clocks held down (clocks_held_pct) */
     struct bandwidth bw;               /* medians of the probe samples taken between the kernel's */
     struct counts counts;              /* per update; rates and ratios: metrics.h */
     int cache_resident;                /* arrays fit within a few times the last-level cache */

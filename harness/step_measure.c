@@ -99,6 +99,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
 {
     const struct backend *b = c->c.b;
     memset(r, 0, sizeof *r);
+    r->clock_held_pct = NAN; /* until timed */
     if (b->check_block(c->c.block, why, n) || step_fits(c, d, why, n)) return -1;
     b->set_threads(c->threads);
     r->threads = b->device == DEV_CPU ? b->threads() : 0;
@@ -153,13 +154,18 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     if (!rc && !r->cache_resident) probe_settle(b);
     r->steps = c->steps ? (c->steps + tsteps - 1) / tsteps * tsteps : tsteps; /* whole passes; the warm-up's, when it
                                                                                  * sizes the samples */
+    struct clocks_held held = {0, 0};
     for (int s = -1; s < c->reps && !rc; s++) {
         struct bandwidth warm_up;
         b->probe_bandwidth(s < 0 ? &warm_up : &probes[s], r->cache_resident ? 0 : 1);
+        const double held_ns = clocks_held_now(b);
         double t0 = 1e3 * omp_get_wtime();
         rc = decomp_run(m, r->steps, why, n);
         const double per_step = (1e3 * omp_get_wtime() - t0) / r->steps;
-        if (s >= 0) ms[s] = per_step;
+        if (s >= 0) {
+            ms[s] = per_step;
+            clocks_held_add(b, &held, held_ns, 1e-3 * per_step * r->steps);
+        }
         else if (!c->steps) r->steps = step_sample_steps(per_step, tsteps);
         if (rc || !c->c.pml) continue;
         t0 = 1e3 * omp_get_wtime(); /* then the layer's passes alone, as many, or the closed box's steps */
@@ -181,6 +187,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         if (c->c.pml) probe_pairs(layer_gbs, probes, c->reps, &same, &r->layer_pct_bw, &r->layer_pct_bw_spread);
     }
     if (!rc) {
+        r->clock_held_pct = clocks_held_pct(&held);
         r->median_ms = median(ms, c->reps);
         r->min_ms = ms[0], r->max_ms = ms[c->reps - 1];
         if (c->c.pml) r->layer_ms = median(layer, c->reps);

@@ -30,6 +30,7 @@ struct step_result {
     int steps;                        /* steps per timed sample, as run */
     int threads;                      /* as used (CPU) */
     double pct_bw, pct_bw_spread;     /* interleaved probe (probe_pairs); every other rate: metrics.h */
+    double clock_held_pct;            /* the samples' time with the clocks held down (clocks_held_pct) */
     struct bandwidth bw;              /* medians of the probe samples taken between the step's */
     int cache_resident, verified;
     double kernel_ms; /* what compiling the step's kernels cost this run, -1 if every one came from the

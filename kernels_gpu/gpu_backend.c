@@ -1,6 +1,8 @@
 /* The GPU backend: device 0 through the CUDA runtime, every kernel compiled at run time for it
  * (launch.c, rtc.c). Every CUDA call is checked: a failure goes back through a `why` string where
  * the interface has one, and otherwise ends the program with one line on stderr (exit 2). */
+#include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,6 +433,54 @@ static int gpu_sync(char *why, size_t n)
     return report(e, "GPU run", why, n);
 }
 
+/* ---- clocks held down: NVML's violation counters ------------------------------------------- */
+
+/* The part of NVML (nvml.h, loaded from the driver's libnvidia-ml.so.1 when first asked for:
+ * the toolkit here ships no header) that says how long the GPU's clocks were held down: its
+ * cumulative violation time by power (NVML_PERF_POLICY_POWER, the power cap) and thermal limits
+ * (NVML_PERF_POLICY_THERMAL), in ns. */
+typedef struct nvml_device *nvml_device;
+typedef struct { unsigned long long reference_ns, violation_ns; } nvml_violation; /* nvmlViolationTime_t */
+enum { NVML_SUCCESS = 0 };
+enum { NVML_PERF_POLICY_POWER = 0, NVML_PERF_POLICY_THERMAL = 1 };
+static struct {
+    int tried;
+    int (*init)(void);
+    int (*by_bus_id)(const char *bus_id, nvml_device *d);
+    int (*violation)(nvml_device d, int policy, nvml_violation *v);
+    nvml_device device[GPU_MAX_DEVICES];
+} nvml;
+
+static void nvml_load(void)
+{
+    nvml.tried = 1;
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return;
+    *(void **)&nvml.init = dlsym(lib, "nvmlInit_v2");
+    *(void **)&nvml.by_bus_id = dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    *(void **)&nvml.violation = dlsym(lib, "nvmlDeviceGetViolationStatus");
+    if (!nvml.init || !nvml.by_bus_id || !nvml.violation || nvml.init() != NVML_SUCCESS) nvml.violation = NULL;
+}
+
+/* The device in use's power and thermal violation time so far (ns), NAN if NVML cannot say. */
+static double gpu_clocks_held_ns(void)
+{
+    if (!nvml.tried) nvml_load();
+    int d = 0;
+    char bus_id[32];
+    if (!nvml.violation || cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= GPU_MAX_DEVICES) return NAN;
+    if (!nvml.device[d] && (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, d) != cudaSuccess ||
+                            nvml.by_bus_id(bus_id, &nvml.device[d]) != NVML_SUCCESS)) {
+        nvml.device[d] = NULL;
+        return NAN;
+    }
+    nvml_violation power, thermal;
+    if (nvml.violation(nvml.device[d], NVML_PERF_POLICY_POWER, &power) != NVML_SUCCESS ||
+        nvml.violation(nvml.device[d], NVML_PERF_POLICY_THERMAL, &thermal) != NVML_SUCCESS)
+        return NAN;
+    return (double)power.violation_ns + (double)thermal.violation_ns;
+}
+
 /* ---- what the harness asks of run-time compilation ------------------------------------------- */
 
 int gpu_kernel_prepare(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n);
@@ -455,6 +505,7 @@ static const struct backend gpu = {
     .probe_bandwidth = gpu_probe_bandwidth,
     .refresh_halo = gpu_refresh_halo,
     .sync = gpu_sync,
+    .clocks_held_ns = gpu_clocks_held_ns,
     .prepare = gpu_kernel_prepare,
     .prepare_layer = gpu_layer_prepare,
     .compiled_ms = gpu_kernel_compiled_ms,
