@@ -528,16 +528,15 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
      * on a CPU with a large cache) would take twenty times the row's own samples. */
     r->cache_resident = cache_resident(c, d);
     if (rc == 0 && !r->cache_resident) probe_settle(b);
-    struct clocks_held held = {0, 0};
+    struct clocks_held held;
+    clocks_held_start(b, &held);
     for (int i = 0; rc == 0 && i < c->reps; i++) {
         b->probe_bandwidth(&probes[i], r->cache_resident ? 0 : 1);
-        const double held_ns = clocks_held_now(b), t = omp_get_wtime();
         rc = b->time_kernel(k->fn, &a, 1, r->batch, 1, &ms[i], why, n);
-        clocks_held_add(b, &held, held_ns, omp_get_wtime() - t);
     }
     if (rc == 0) {
         result_metrics(c, r, ms, probes, c->reps);
-        r->clock_held_pct = clocks_held_pct(&held);
+        r->clock_held_pct = clocks_held_pct(b, &held);
         const struct bandwidth *bw = &r->bw; /* the probe samples' medians */
         int limit = r->cache_resident ? CACHE_LIMIT : DRAM_LIMIT;
         const struct record m = {"measure", c, r, d, NAN};
@@ -579,14 +578,18 @@ void probe_settle(const struct backend *b)
     if (bw.best_gbs > best) best = bw.best_gbs;
 }
 
-double clocks_held_now(const struct backend *b) { return b->clocks_held_ns ? b->clocks_held_ns() : NAN; }
+static double clocks_held_now(const struct backend *b) { return b->clocks_held_ns ? b->clocks_held_ns() : NAN; }
 
-void clocks_held_add(const struct backend *b, struct clocks_held *h, double held_before_ns, double seconds)
+void clocks_held_start(const struct backend *b, struct clocks_held *h)
 {
-    h->ns += clocks_held_now(b) - held_before_ns, h->seconds += seconds;
+    h->ns = clocks_held_now(b), h->seconds = omp_get_wtime();
 }
 
-double clocks_held_pct(const struct clocks_held *h) { return h->seconds > 0 ? 100 * h->ns / (h->seconds * 1e9) : NAN; }
+double clocks_held_pct(const struct backend *b, const struct clocks_held *h)
+{
+    const double pct = 100 * (clocks_held_now(b) - h->ns) / ((omp_get_wtime() - h->seconds) * 1e9);
+    return pct > 100 ? 100 : pct; /* NAN stays NAN */
+}
 
 double median(double *v, int n)
 {

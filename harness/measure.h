@@ -94,13 +94,14 @@ void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struc
  * figure this process has measured, for at most PROBE_SETTLE_SECONDS (one pass where the GPU is
  * already there; none on the CPU). measure.c says why. */
 void probe_settle(const struct backend *b);
-/* The share of a row's timed samples that the device ran with its clocks held down by its power or
- * thermal limit (backend clocks_held_ns), in percent: each sample adds what the counter moved and
- * the time it took (clocks_held_add, around the sample); NAN where the device cannot say. */
+/* How much of a row's timing (its samples and the probe passes between them, from
+ * clocks_held_start to clocks_held_pct) the device ran with its clocks held down by its power or
+ * thermal limit (backend clocks_held_ns), in percent; NAN where the device cannot say. NVML's
+ * counters advance in coarse steps (an H200's, over 15 samples of 45 ms, read 104-111% where the
+ * cap held throughout): a long span, and the figure at most 100. */
 struct clocks_held { double ns, seconds; };
-void clocks_held_add(const struct backend *b, struct clocks_held *h, double held_before_ns, double seconds);
-double clocks_held_now(const struct backend *b);
-double clocks_held_pct(const struct clocks_held *h);
+void clocks_held_start(const struct backend *b, struct clocks_held *h);
+double clocks_held_pct(const struct backend *b, const struct clocks_held *h);
 /* "83% of bw (spread 4)" for a progress line, or "no memory figure (in cache)" where pct_bw is
  * empty; into buf, which it returns. */
 const char *bw_text(double pct_bw, double spread, char *buf, size_t n);

@@ -117,8 +117,8 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
       "max - min of those per-sample ratios: how far the machine drifted during the row",                              \
       NUM(m->r->pct_bw_spread))                                                                                        \
     X(clock_held_pct, "%", "%.3g", NULL, 1, NULL,                                                                      \
-      "GPU: share of the timed samples' time that its power or thermal limit held the clocks down (NVML's "            \
-      "violation counters); empty where the device cannot say",                                                        \
+      "GPU: share of the row's timing (samples and the probe passes between them) that its power or thermal limit "   \
+      "held the clocks down (NVML's violation counters, coarse: at most 100); empty where the device cannot say",      \
       NUM(m->r->clock_held_pct))                                                                                       \
     X(gflops, "GFLOP/s", "%.6g", "GFLOP/s", 1, "%.1f", "achieved GFLOP/s: updates/s x flops per update",               \
       NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.flops / 1e9))                                             \
@@ -230,9 +230,9 @@ struct step_record {
     X(pct_bw_spread, "points", "%.3g", "spread (points)", 1, "%.1f", "max - min of those per-sample ratios",           \
       NUM(m->r->pct_bw_spread))                                                                                        \
     X(clock_held_pct, "%", "%.3g", "clocks held (%)", 1, "%.0f",                                                       \
-      "GPU: share of the timed samples' time that its power or thermal limit held the clocks down (NVML's "            \
-      "violation counters; a row above a few percent ran slower than its kernels would at full clock, and its "       \
-      "samples spread); empty where the device cannot say", NUM(m->r->clock_held_pct))                                 \
+      "GPU: share of the row's timing (samples and the probe passes between them) that its power or thermal limit "   \
+      "held the clocks down (NVML's violation counters, coarse: at most 100); a row that reads high ran below its "    \
+      "full clock, and its samples may spread; empty where the device cannot say", NUM(m->r->clock_held_pct))          \
     X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \
       "the layer's time per step (median of samples timed after each step sample): its passes alone, or where the "   \
       "update kernels make the corrections (CPU fused), the step's less the closed box's with the same kernels",      \

@@ -154,18 +154,15 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     if (!rc && !r->cache_resident) probe_settle(b);
     r->steps = c->steps ? (c->steps + tsteps - 1) / tsteps * tsteps : tsteps; /* whole passes; the warm-up's, when it
                                                                                  * sizes the samples */
-    struct clocks_held held = {0, 0};
+    struct clocks_held held;
     for (int s = -1; s < c->reps && !rc; s++) {
         struct bandwidth warm_up;
+        if (s == 0) clocks_held_start(b, &held);
         b->probe_bandwidth(s < 0 ? &warm_up : &probes[s], r->cache_resident ? 0 : 1);
-        const double held_ns = clocks_held_now(b);
         double t0 = 1e3 * omp_get_wtime();
         rc = decomp_run(m, r->steps, why, n);
         const double per_step = (1e3 * omp_get_wtime() - t0) / r->steps;
-        if (s >= 0) {
-            ms[s] = per_step;
-            clocks_held_add(b, &held, held_ns, 1e-3 * per_step * r->steps);
-        }
+        if (s >= 0) ms[s] = per_step;
         else if (!c->steps) r->steps = step_sample_steps(per_step, tsteps);
         if (rc || !c->c.pml) continue;
         t0 = 1e3 * omp_get_wtime(); /* then the layer's passes alone, as many, or the closed box's steps */
@@ -187,7 +184,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         if (c->c.pml) probe_pairs(layer_gbs, probes, c->reps, &same, &r->layer_pct_bw, &r->layer_pct_bw_spread);
     }
     if (!rc) {
-        r->clock_held_pct = clocks_held_pct(&held);
+        r->clock_held_pct = clocks_held_pct(b, &held);
         r->median_ms = median(ms, c->reps);
         r->min_ms = ms[0], r->max_ms = ms[c->reps - 1];
         if (c->c.pml) r->layer_ms = median(layer, c->reps);
