@@ -578,17 +578,19 @@ void probe_settle(const struct backend *b)
     if (bw.best_gbs > best) best = bw.best_gbs;
 }
 
-static double clocks_held_now(const struct backend *b) { return b->clocks_held_ns ? b->clocks_held_ns() : NAN; }
-
 void clocks_held_start(const struct backend *b, struct clocks_held *h)
 {
-    h->ns = clocks_held_now(b), h->seconds = omp_get_wtime();
+    h->at_ns = NAN;
+    h->ns = b->clocks_held_ns ? b->clocks_held_ns(&h->at_ns) : NAN;
 }
 
 double clocks_held_pct(const struct backend *b, const struct clocks_held *h)
 {
-    const double pct = 100 * (clocks_held_now(b) - h->ns) / ((omp_get_wtime() - h->seconds) * 1e9);
-    return pct > 100 ? 100 : pct; /* NAN stays NAN */
+    struct clocks_held now;
+    clocks_held_start(b, &now);
+    if (!(now.at_ns > h->at_ns)) return NAN; /* no counter, or it did not move */
+    const double pct = 100 * (now.ns - h->ns) / (now.at_ns - h->at_ns);
+    return pct > 100 ? 100 : pct;
 }
 
 double median(double *v, int n)

@@ -96,10 +96,10 @@ void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struc
 void probe_settle(const struct backend *b);
 /* How much of a row's timing (its samples and the probe passes between them, from
  * clocks_held_start to clocks_held_pct) the device ran with its clocks held down by its power or
- * thermal limit (backend clocks_held_ns), in percent; NAN where the device cannot say. NVML's
- * counters advance in coarse steps (an H200's, over 15 samples of 45 ms, read 104-111% where the
- * cap held throughout): a long span, and the figure at most 100. */
-struct clocks_held { double ns, seconds; };
+ * thermal limit (backend clocks_held_ns), in percent, by the counter's own clock: NVML's moves in
+ * coarse steps (an H200's, read per 45 ms sample against the wall clock, summed to 104-111% where
+ * the cap held throughout). NAN where the device cannot say, or the counter did not move. */
+struct clocks_held { double ns, at_ns; };
 void clocks_held_start(const struct backend *b, struct clocks_held *h);
 double clocks_held_pct(const struct backend *b, const struct clocks_held *h);
 /* "83% of bw (spread 4)" for a progress line, or "no memory figure (in cache)" where pct_bw is

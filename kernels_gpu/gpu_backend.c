@@ -440,7 +440,7 @@ static int gpu_sync(char *why, size_t n)
  * cumulative violation time by power (NVML_PERF_POLICY_POWER, the power cap) and thermal limits
  * (NVML_PERF_POLICY_THERMAL), in ns. */
 typedef struct nvml_device *nvml_device;
-typedef struct { unsigned long long reference_ns, violation_ns; } nvml_violation; /* nvmlViolationTime_t */
+typedef struct { unsigned long long reference_us, violation_ns; } nvml_violation; /* nvmlViolationTime_t */
 enum { NVML_SUCCESS = 0 };
 enum { NVML_PERF_POLICY_POWER = 0, NVML_PERF_POLICY_THERMAL = 1 };
 static struct {
@@ -462,8 +462,9 @@ static void nvml_load(void)
     if (!nvml.init || !nvml.by_bus_id || !nvml.violation || nvml.init() != NVML_SUCCESS) nvml.violation = NULL;
 }
 
-/* The device in use's power and thermal violation time so far (ns), NAN if NVML cannot say. */
-static double gpu_clocks_held_ns(void)
+/* The device in use's power and thermal violation time so far (ns), and when NVML counted it
+ * (its reference time, microseconds, as ns); NAN if NVML cannot say. */
+static double gpu_clocks_held_ns(double *at_ns)
 {
     if (!nvml.tried) nvml_load();
     int d = 0;
@@ -478,6 +479,7 @@ static double gpu_clocks_held_ns(void)
     if (nvml.violation(nvml.device[d], NVML_PERF_POLICY_POWER, &power) != NVML_SUCCESS ||
         nvml.violation(nvml.device[d], NVML_PERF_POLICY_THERMAL, &thermal) != NVML_SUCCESS)
         return NAN;
+    *at_ns = 1e3 * (double)power.reference_us;
     return (double)power.violation_ns + (double)thermal.violation_ns;
 }
 
