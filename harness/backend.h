@@ -87,8 +87,8 @@ struct backend {
     /* Nanoseconds so far that the device in use ran below its clocks because its power or thermal
      * limit held them down (a GPU's: NVML's violation counters), and in *at_ns when the counter
      * last moved (its own clock, ns); NAN where it cannot say; NULL on a device without such
-     * counters. Read twice: held over elapsed, both by the counter's clock (it moves in steps
-     * coarser than a short row), is the share throttled between (clock_held_pct). */
+     * counters. Read twice: held over elapsed, both by the counter's clock, is the share
+     * throttled between (clock_held_pct). */
     double (*clocks_held_ns)(double *at_ns);
     /* Kernels are compiled at run time, on both devices (NULL in a build without CUDA's GPU
      * stand-in). prepare compiles kernel k for launch a (its shape: a GPU kernel is compiled per

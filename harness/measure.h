@@ -96,9 +96,10 @@ void probe_pairs(const double *gbs, const struct bandwidth *probes, int n, struc
 void probe_settle(const struct backend *b);
 /* How much of a row's timing (its samples and the probe passes between them, from
  * clocks_held_start to clocks_held_pct) the device ran with its clocks held down by its power or
- * thermal limit (backend clocks_held_ns), in percent, by the counter's own clock: NVML's moves in
- * coarse steps (an H200's, read per 45 ms sample against the wall clock, summed to 104-111% where
- * the cap held throughout). NAN where the device cannot say, or the counter did not move. */
+ * thermal limit (backend clocks_held_ns), in percent, elapsed time by the counter's own clock.
+ * Over the whole span, not per sample: an H200's counter moves every 3 ms or so, and read around
+ * each 45 ms sample the shares summed to 104-111% where the cap held throughout. NAN where the
+ * device cannot say. */
 struct clocks_held { double ns, at_ns; };
 void clocks_held_start(const struct backend *b, struct clocks_held *h);
 double clocks_held_pct(const struct backend *b, const struct clocks_held *h);

@@ -118,7 +118,7 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
       NUM(m->r->pct_bw_spread))                                                                                        \
     X(clock_held_pct, "%", "%.3g", NULL, 1, NULL,                                                                      \
       "GPU: share of the row's timing (samples and the probe passes between them) that its power or thermal limit "   \
-      "held the clocks down (NVML's violation counters, coarse: at most 100); empty where the device cannot say",      \
+      "held the clocks down (NVML's violation counters); empty where the device cannot say",                           \
       NUM(m->r->clock_held_pct))                                                                                       \
     X(gflops, "GFLOP/s", "%.6g", "GFLOP/s", 1, "%.1f", "achieved GFLOP/s: updates/s x flops per update",               \
       NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.flops / 1e9))                                             \
@@ -231,8 +231,9 @@ struct step_record {
       NUM(m->r->pct_bw_spread))                                                                                        \
     X(clock_held_pct, "%", "%.3g", "clocks held (%)", 1, "%.0f",                                                       \
       "GPU: share of the row's timing (samples and the probe passes between them) that its power or thermal limit "   \
-      "held the clocks down (NVML's violation counters, coarse: at most 100); a row that reads high ran below its "    \
-      "full clock, and its samples may spread; empty where the device cannot say", NUM(m->r->clock_held_pct))          \
+      "held the clocks down (NVML's violation counters); a row that reads high ran below its full clock, and where "  \
+      "its kernels are not memory-bound its samples may spread; empty where the device cannot say",                   \
+      NUM(m->r->clock_held_pct))                                                                                       \
     X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \
       "the layer's time per step (median of samples timed after each step sample): its passes alone, or where the "   \
       "update kernels make the corrections (CPU fused), the step's less the closed box's with the same kernels",      \

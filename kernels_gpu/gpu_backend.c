@@ -462,8 +462,8 @@ static void nvml_load(void)
     if (!nvml.init || !nvml.by_bus_id || !nvml.violation || nvml.init() != NVML_SUCCESS) nvml.violation = NULL;
 }
 
-/* The device in use's power and thermal violation time so far (ns), and when NVML counted it
- * (its reference time, microseconds, as ns); NAN if NVML cannot say. */
+/* The device in use's power and thermal violation time so far (ns), and NVML's time stamp of the
+ * reading (its reference time, microseconds, as ns); NAN if NVML cannot say. */
 static double gpu_clocks_held_ns(double *at_ns)
 {
     if (!nvml.tried) nvml_load();
