@@ -49,30 +49,11 @@
         }                                                                                         \
     } while (0)
 
-#if defined __AVX512F__ || defined __AVX2__
 /* Nodes i0 .. i1-1 of a pass's rows (row: the index of the first one's first node), BODY (a
- * $FZBODYn) in whole vectors, the stores (ZSTORE) masked to the nodes, none in scalars: from the
- * one of out's vector-aligned boundaries at or before node i0 (each point on a node's own column,
- * di = 0, then an aligned load) unless that takes a vector more than starting at node i0 (128
- * nodes at other offsets: 9 vectors of 16, not 8). At 300^3 every row starts 8 bytes past a
- * boundary: AVX-512 took 18 vectors and 12 scalar passes of the body a row, now 19 vectors from a
- * boundary; with AVX2 half the loads of a node's own column crossed a cache line (one thread's CPU
- * time a component update at 300^3, FV24 arrays 3.9-5.0 -> 2.9-3.4 ns, S{2,2} uniform 1.6-2.1 ->
- * 1.35-1.6). Lanes outside the nodes are read (in place, some already updated) and computed, never
- * stored. The mask is computed in a row's first and last vectors only; the other vectors' stores
- * still test it (AVX2's masked store is slow: zstore stores a whole vector plainly). */
-#define FUSED_ZRUN(out, ...)                                                                      \
-    do {                                                                                          \
-        typedef VEC VT;                                                                           \
-        const long first = row + i0, end = row + i1, L = SIMD_LANES, len = end - first;           \
-        const long back = (long)((uintptr_t)((out) + first) / sizeof(REAL) & (L - 1));           \
-        const long from = first - ((len + back + L - 1) / L > (len + L - 1) / L ? 0 : back);     \
-        for (long n = from; n < end; n += L) {                                                    \
-            const unsigned mask = n < first || n + L > end ? lanes_mask(first - n, end - n, L) : (1u << L) - 1; \
-            __VA_ARGS__                                                                           \
-        }                                                                                         \
-    } while (0)
-#define VSTORE(p, v) _Generic(*(p), float: zstore_F32, double: zstore_F64)((p), mask, (v))
+ * $FZBODYn): with AVX-512 or AVX2 in whole vectors from a vector-aligned boundary (VEC_ZRUN,
+ * vec_row.h), else FUSED_RUN's vectors and scalars. */
+#if defined __AVX512F__ || defined __AVX2__
+#define FUSED_ZRUN(out, ...) VEC_ZRUN(out, row + i0, row + i1, __VA_ARGS__)
 #else
 #define FUSED_ZRUN(out, ...) FUSED_RUN(__VA_ARGS__)
 #define VSTORE(p, v) (*(VT *)(p) = (v))
