@@ -476,9 +476,9 @@ static double gpu_clocks_held_ns(double *at_ns)
         return NAN;
     }
     nvml_violation power, thermal;
-    if (nvml.violation(nvml.device[d], NVML_PERF_POLICY_POWER, &power) != NVML_SUCCESS ||
-        nvml.violation(nvml.device[d], NVML_PERF_POLICY_THERMAL, &thermal) != NVML_SUCCESS)
-        return NAN;
+    if (nvml.violation(nvml.device[d], NVML_PERF_POLICY_POWER, &power) != NVML_SUCCESS) return NAN;
+    if (nvml.violation(nvml.device[d], NVML_PERF_POLICY_THERMAL, &thermal) != NVML_SUCCESS)
+        thermal.violation_ns = 0; /* a GPU that does not count it: the power cap alone */
     *at_ns = 1e3 * (double)power.reference_us;
     return (double)power.violation_ns + (double)thermal.violation_ns;
 }
