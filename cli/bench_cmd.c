@@ -117,9 +117,10 @@ static double measure_row(struct bench *b, const char *table, struct run_config 
         return -1;
     }
     struct record m = {table, &c, &r, &b->s.desc, paper < 0 ? NAN : paper};
-    char bw[64];
+    char bw[96];
     fprintf(stderr, "%.4g MCells/s, %s\n", metric_num(METRIC_mcells_per_s, &m),
-            bw_text(metric_num(METRIC_pct_bw, &m), metric_num(METRIC_pct_bw_spread, &m), bw, sizeof bw));
+            bw_text(metric_num(METRIC_pct_bw, &m), metric_num(METRIC_pct_bw_spread, &m), r.clock_held_pct, bw,
+                    sizeof bw));
     metrics_csv_row(b->rf.f, &update_metrics, &m);
     results_check(&b->rf);
     return metric_num(METRIC_mcells_per_s, &m);

@@ -253,12 +253,13 @@ int cmd_sweep(int argc, char **argv)
                         results_check(&rf);
                         struct record m = {name, &c, &r, &s.desc, NAN};
                         double elapsed = difftime(time(NULL), start);
-                        char bw[64];
+                        char bw[96];
                         fprintf(stderr, "[%d/%d] %s %s %dx%dx%d block %dx%dx%d threads %d: %.4g MCells/s, %s (ETA %.0f s)\n",
                                 done, total, c.scheme->name, component_names[c.component], c.grid[0], c.grid[1],
                                 c.grid[2], c.block[0], c.block[1], c.block[2], r.threads,
                                 metric_num(METRIC_mcells_per_s, &m),
-                                bw_text(metric_num(METRIC_pct_bw, &m), metric_num(METRIC_pct_bw_spread, &m), bw, sizeof bw),
+                                bw_text(metric_num(METRIC_pct_bw, &m), metric_num(METRIC_pct_bw_spread, &m),
+                                        r.clock_held_pct, bw, sizeof bw),
                                 elapsed / done * (total - done));
                     }
     }

@@ -599,10 +599,12 @@ double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-const char *bw_text(double pct_bw, double spread, char *buf, size_t n)
+const char *bw_text(double pct_bw, double spread, double clock_held_pct, char *buf, size_t n)
 {
-    if (isnan(pct_bw)) snprintf(buf, n, "no memory figure (in cache)");
-    else snprintf(buf, n, "%.0f%% of bw (spread %.0f)", pct_bw, spread);
+    int used = isnan(pct_bw) ? snprintf(buf, n, "no memory figure (in cache)")
+                             : snprintf(buf, n, "%.0f%% of bw (spread %.0f)", pct_bw, spread);
+    if (clock_held_pct >= 1 && used >= 0 && (size_t)used < n)
+        snprintf(buf + used, n - (size_t)used, ", clocks held %.0f%%", clock_held_pct);
     return buf;
 }
 

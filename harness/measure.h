@@ -104,8 +104,9 @@ struct clocks_held { double ns, at_ns; };
 void clocks_held_start(const struct backend *b, struct clocks_held *h);
 double clocks_held_pct(const struct backend *b, const struct clocks_held *h);
 /* "83% of bw (spread 4)" for a progress line, or "no memory figure (in cache)" where pct_bw is
- * empty; into buf, which it returns. */
-const char *bw_text(double pct_bw, double spread, char *buf, size_t n);
+ * empty, and ", clocks held 80%" where the power or thermal limit held the clocks down for at
+ * least a percent of the row (clock_held_pct; NAN: nothing); into buf, which it returns. */
+const char *bw_text(double pct_bw, double spread, double clock_held_pct, char *buf, size_t n);
 /* The median of v[0..n-1] (sorts v). */
 double median(double *v, int n);
 

@@ -74,9 +74,9 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
                     continue;
                 }
                 const struct step_record m = {"step", &c, &r, &s->desc};
-                char bw[64];
+                char bw[96];
                 fprintf(stderr, "%.4g MCells/s, %s\n", step_num(STEP_mcells_per_s, &m),
-                        bw_text(r.pct_bw, r.pct_bw_spread, bw, sizeof bw));
+                        bw_text(r.pct_bw, r.pct_bw_spread, r.clock_held_pct, bw, sizeof bw));
                 if (fastest && !pml && step_num(STEP_mcells_per_s, &m) > best[i][coef])
                     best[i][coef] = step_num(STEP_mcells_per_s, &m), fastest[i][coef] = variants[v];
                 step_row(rf.f, "step", &c, &r, &s->desc);

@@ -1,8 +1,9 @@
 /* The figures derived from timed samples (result_metrics): pct_bw is the median of the
  * per-pair ratios, each kernel sample against the probe sample taken just before it, in the
- * order measure() takes them; and the grid the tables add where the paper's is cache-resident
- * (memory_cube). */
+ * order measure() takes them; the grid the tables add where the paper's is cache-resident
+ * (memory_cube); and what a progress line says of a row (bw_text). */
 #include <math.h>
+#include <string.h>
 
 #include "check.h"
 #include "measure.h"
@@ -117,11 +118,24 @@ static void test_measure_interleaves_probe_and_kernel(void)
           "resident %d, pct_bw %g, probe column %g, clock %g", r.cache_resident, r.pct_bw, r.bw.copy_gbs, r.bw.clock_ghz);
 }
 
+/* A progress line says when the clocks were held down (clock_held_pct), and only then. */
+static void test_bw_text_says_clocks_held(void)
+{
+    char buf[96];
+    CHECK(!strcmp(bw_text(83.4, 4.2, NAN, buf, sizeof buf), "83% of bw (spread 4)"), "no counter: '%s'", buf);
+    CHECK(!strcmp(bw_text(83.4, 4.2, 0.4, buf, sizeof buf), "83% of bw (spread 4)"), "under a percent: '%s'", buf);
+    CHECK(!strcmp(bw_text(83.4, 4.2, 80.3, buf, sizeof buf), "83% of bw (spread 4), clocks held 80%"), "'%s'", buf);
+    CHECK(!strcmp(bw_text(NAN, NAN, 100, buf, sizeof buf), "no memory figure (in cache), clocks held 100%"), "'%s'",
+          buf);
+    CHECK(!strcmp(bw_text(83.4, 4.2, 80.3, buf, 21), "83% of bw (spread 4)"), "a short buffer: '%s'", buf);
+}
+
 int main(void)
 {
     RUN(test_pct_bw_is_median_of_pair_ratios);
     RUN(test_one_sample_has_no_spread);
     RUN(test_memory_cube);
     RUN(test_measure_interleaves_probe_and_kernel);
+    RUN(test_bw_text_says_clocks_held);
     return TEST_SUMMARY();
 }
