@@ -1,7 +1,8 @@
 /* What the regz and regza templates share (kernels_cpu/regz.c.in, regza.c.in) beside vec_row.h
  * (the vectors, loads, strides, node counts and tiles): the declarations of the generated body's
- * inputs ($ZBODYn, $ZXBODYn), the checks of a launch both make, and regz's row loop. Each template
- * defines its own ZSTORE. */
+ * inputs ($ZBODYn, $ZXBODYn), the checks of a launch both make, regz's row loop and the bodies'
+ * store (ZSTORE: at dst, node r dz further; with AVX-512 or AVX2 masked to the row's nodes, the
+ * mask in scope, as regz's row loop and regza's sweep both give it). */
 #ifndef KERNELS_CPU_REGZ_ROW_H
 #define KERNELS_CPU_REGZ_ROW_H
 
@@ -38,9 +39,9 @@ static inline int regz_accepts(const struct kernel_args *a, const char *variant,
  * Rows shorter than one vector are refused (accepts). */
 #if defined __AVX512F__ || defined __AVX2__
 #define REGZ_ROW(R, ...) VEC_ZRUN(out, row, row + a->nx, REAL *const dst = out + n; const long dz = sz; __VA_ARGS__)
-#define REGZ_STORE(r, v) VSTORE(dst + (r) * dz, v)
+#define ZSTORE(r, v) VSTORE(dst + (r) * dz, v)
 #else
-#define REGZ_STORE(r, v) (*(VT *)(dst + (r) * dz) = (v))
+#define ZSTORE(r, v) (*(VT *)(dst + (r) * dz) = (v))
 #define REGZ_ROW(R, ...)                                                                          \
     do {                                                                                          \
         const int nx = a->nx, lanes = SIMD_LANES, spare = nx % lanes;                             \
