@@ -12,9 +12,15 @@
 #include "report.h"
 #include "step_bench.h"
 
-/* The variant whose row also runs with a layer: fused, since on a CPU it makes the layer's
- * corrections itself (elsewhere the same passes follow any variant). */
-static int with_layer_row(const char *variant) { return !strcmp(variant, STEP_FUSED); }
+/* The variants whose rows also run with a layer: the device's one-step fused variants (the CPU's
+ * fused makes the layer's corrections itself; on a GPU the same passes follow fused and fused25d,
+ * and the faster is what a simulation would run, and what cost --pml reads). Not components (each
+ * component's own kernel: no user's choice with a layer), nor a temporally blocked variant (which
+ * takes no layer). */
+static int with_layer_row(enum device d, const char *variant)
+{
+    return strcmp(variant, "components") && !step_temporal(d, variant);
+}
 
 int step_bench(struct session *s, const char *dir, int reps, int quick, const char *fastest[][NCOEF_STORAGES])
 {
@@ -41,7 +47,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
                                            .variant = step_kernel_variant(s->device, variants[v]),
                                            .grid = {grid, grid, grid}, .boundary = pml ? BOUNDARY_PEC : 0, .pml = pml},
                                      .variant = variants[v]};
-                if (!s->b->prepare || (pml && !with_layer_row(variants[v])) || !step_supported(&c.c)) continue;
+                if (!s->b->prepare || (pml && !with_layer_row(s->device, variants[v])) || !step_supported(&c.c)) continue;
                 step_default_launch(s, &c);
                 step_prepare(&c.c);
             }
@@ -49,7 +55,7 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
      * real simulation pays */
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
-            for (int coef = 0; coef <= (with_layer_row(variants[v]) ? NCOEF_STORAGES : NCOEF_STORAGES - 1); coef++) {
+            for (int coef = 0; coef <= (with_layer_row(s->device, variants[v]) ? NCOEF_STORAGES : NCOEF_STORAGES - 1); coef++) {
                 const struct scheme *sc = scheme_at(i);
                 const int pml = coef == NCOEF_STORAGES ? PML_TARGET_THICKNESS : 0;
                 double w[MAX_GROUPS];

@@ -135,23 +135,25 @@ static void test_bad_layer(void)
     }
 }
 
-/* Every scheme, variant (of two), precision and storage on backend b: three steps with a
- * three-cell layer (slabs, edges and corners, both faces of every axis) against the reference
- * step, cell by cell, at GPU block `block` (NULL: the CPU's default), the second variant (fused) at
- * `nodes` nodes along z (0: the default). A combination the device has no kernels for is skipped on a GPU (its baseline has
- * no indexed storage) and fails on the CPU. */
-static void verify_layers(const struct backend *b, const char *const variants[2], const int block[3], int nodes)
+/* Every scheme, variant (of nv), precision and storage (with f32_array, f32 and array storage
+ * only) on backend b: three steps with a three-cell layer (slabs, edges and corners, both faces of
+ * every axis) against the reference step, cell by cell, at GPU block `block` (NULL: the CPU's
+ * default), the second variant (fused) at `nodes` nodes along z (0: the default). A combination
+ * the device has no kernels for is skipped on a GPU (its baseline has no indexed storage) and fails
+ * on the CPU. */
+static void verify_layers(const struct backend *b, const char *const *variants, int nv, const int block[3], int nodes,
+                          int f32_array)
 {
     int checked = 0;
     double worst_all = 0;
     for (int i = 0; i < scheme_count(); i++)
-        for (int v = 0; v < 2; v++)
-            for (int p = 0; p < 2; p++)
-                for (int coef = 0; coef < NCOEF; coef++) {
+        for (int v = 0; v < nv; v++)
+            for (int p = 0; p < (f32_array ? 1 : 2); p++)
+                for (int coef = 0; coef < (f32_array ? 1 : NCOEF); coef++) {
                     double w[MAX_GROUPS], worst;
                     char why[512];
                     struct step_config c = config(b, scheme_at(i), w, variants[v]);
-                    c.precision = p, c.coef = coef, c.nodes = v ? nodes : 0;
+                    c.precision = p, c.coef = coef, c.nodes = v == 1 ? nodes : 0;
                     if (block) memcpy(c.block, block, sizeof c.block);
                     if (b->device != DEV_CPU && !step_supported(&c)) continue;
                     CHECK(step_verify(&c, 3, &worst, why, sizeof why) == 0, "%s %s: %s", device_names[b->device],
@@ -159,8 +161,8 @@ static void verify_layers(const struct backend *b, const char *const variants[2]
                     worst_all = fmax(worst_all, worst);
                     checked++;
                 }
-    printf("  %s: %d combinations, 3 steps each: largest error %.3f of its carried bound\n", device_names[b->device],
-           checked, worst_all);
+    printf("  %s %s%s: %d combinations, 3 steps each: largest error %.3f of its carried bound\n", device_names[b->device],
+           variants[0], nv > 1 ? " ..." : "", checked, worst_all);
 }
 
 /* Every scheme's reflection (sim_pml_reflection, f32) on backend b for each of n (1 or 2) thicknesses,
@@ -195,7 +197,7 @@ static void check_reflections(const struct backend *b, const char *variant, cons
 static void test_layer_matches_reference(void)
 {
     static const char *const variants[2] = {"plain", STEP_FUSED};
-    verify_layers(cpu_backend(), variants, NULL, 2);
+    verify_layers(cpu_backend(), variants, 2, NULL, 2, 0);
 }
 
 /* The fused CPU step's x runs where the layer is thicker than a vector: nine cells, a whole
@@ -245,16 +247,19 @@ static void test_thin_layer_reflects(void)
 /* The GPU's layer kernels (kernels_gpu/cpml.cu.layer, compiled at run time), where a GPU is usable:
  * every scheme, precision and storage, three steps with a three-cell layer against the reference
  * step, after the fused variant (whose halo images the layer kernels keep: no refresh) and the
- * baseline (whose halo the engine refreshes; array and uniform storage, all it has); then every
- * scheme's reflection, as test_reflection measures it on the CPU. */
+ * baseline (whose halo the engine refreshes; array and uniform storage, all it has); after
+ * fused25d (images as fused's) in f32 with arrays, the bench's layer rows (its other kernels'
+ * images are test_step's, and each is compiled apart: every storage would add minutes of NVRTC);
+ * then every scheme's reflection, as test_reflection measures it on the CPU. */
 static void test_gpu_layer(void)
 {
     const struct backend *b = gpu_backend();
-    static const char *const variants[2] = {"baseline", STEP_FUSED};
+    static const char *const variants[2] = {"baseline", STEP_FUSED}, *const tiled[1] = {"fused25d"};
     static const int block[3] = {32, 4, 1}, thickness[1] = {PML_TARGET_THICKNESS};
     char why[512];
     if (!b->available(why, sizeof why)) SKIP("%s", why);
-    verify_layers(b, variants, block, 0);
+    verify_layers(b, variants, 2, block, 0, 0);
+    verify_layers(b, tiled, 1, block, 0, 1);
     check_reflections(b, STEP_FUSED, block, thickness, 1, 0);
 }
 
