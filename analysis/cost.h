@@ -96,8 +96,9 @@ struct throughput {
  * results_dir/machine/STEP_FOLDER for this scheme, device, precision, storage and layer (pml
  * cells on every face, 0 for none), of the temporally blocked variant named (temporal: the one
  * cost measures, so that a row read and a row measured mean the same step) or, temporal NULL, of
- * one that advances a step a pass, whose grid is nearest the problem's cells (by ratio), the
- * newest among those, the fastest among those. 0, or -1 if there is none. */
+ * one that advances a step a pass, whose grid is nearest the problem's cells (by ratio): of each
+ * variant its newest row at that grid (the fastest of the newest), then the fastest variant's.
+ * 0, or -1 if there is none. */
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
                                  int precision, int coef, int pml, const char *temporal, double cells,
                                  struct throughput *t);

@@ -167,8 +167,15 @@ static void reader_launch(void)
         /* two temporally blocked variants: a row serves the one asked for, however near the other's grid */
         {"step-e.csv", "table,code,scheme,device,precision,coef,variant,tsteps,nx,ny,nz,cells_per_s,date\n"
                        "step,fdtdbench,yee,gpu,f32,uniform,wave,4,256,256,256,1.4e10,2000-01-03\n"
-                       "step,fdtdbench,yee,gpu,f32,uniform,wave25d,3,512,512,512,5.7e10,2000-01-02\n"}};
-    for (int i = 0; i < 5; i++) {
+                       "step,fdtdbench,yee,gpu,f32,uniform,wave25d,3,512,512,512,5.7e10,2000-01-02\n"},
+        /* two variants with a layer at one grid: each variant's newest row (fused25d's slower newer
+         * one, not its older), then the faster variant's, though fused's row is the newest of all */
+        {"step-f.csv", "table,code,scheme,device,precision,coef,variant,pml,nx,ny,nz,cells_per_s,date\n"
+                       "step,fdtdbench,s22,gpu,f32,array,fused,10,512,512,512,9e9,2000-01-01\n"
+                       "step,fdtdbench,s22,gpu,f32,array,fused25d,10,512,512,512,1.2e10,2000-01-01\n"
+                       "step,fdtdbench,s22,gpu,f32,array,fused25d,10,512,512,512,1.1e10,2000-01-02\n"
+                       "step,fdtdbench,s22,gpu,f32,array,fused,10,512,512,512,1e10,2000-01-03\n"}};
+    for (int i = 0; i < 6; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
         FILE *f = fopen(path, "w");
         CHECK(f && fputs(files[i][1], f) >= 0 && fclose(f) == 0, "cannot write %s", path);
@@ -200,6 +207,9 @@ static void reader_launch(void)
           "a temporally blocked row served a step a pass");
     CHECK(cost_throughput_from_results(root, "gpu-x", s44, DEV_GPU, F32, COEF_ARRAY, 0, NULL, 1e8, &t) == 0 &&
               t.cells_per_s == 1e10, "a grid in 4 slabs taken: %g", t.cells_per_s);
+    CHECK(cost_throughput_from_results(root, "gpu-x", scheme_find("s22"), DEV_GPU, F32, COEF_ARRAY, 10, NULL, 1e8, &t) ==
+                  0 && t.cells_per_s == 1.1e10 && !strcmp(t.variant, "fused25d"),
+          "two variants at one grid: %g %s, expected fused25d's newest, 1.1e10", t.cells_per_s, t.variant);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     if (system(cmd)) printf("could not remove %s\n", root);
