@@ -115,9 +115,29 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
+/* 1 if path names a gzip-compressed file (older results files are kept so: a device call takes
+ * the working tree only up to 64 MiB). */
+static int gzipped(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 3 && !strcmp(path + n - 3, ".gz");
+}
+
+/* "gzip -dc -- 'path'", the path quoted for sh (each ' as '\''). */
+static char *gunzip_command(const char *path)
+{
+    static const char head[] = "gzip -dc -- '";
+    char *c = xmalloc(sizeof head + 4 * strlen(path) + 2), *o = c + strlen(strcpy(c, head));
+    for (const char *p = path; *p; p++) o = *p == '\'' ? strcpy(o, "'\\''") + 4 : (*o = *p, o + 1);
+    strcpy(o, "'");
+    return c;
+}
+
+/* The whole text of path (a .gz one decompressed by gzip). */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    char *gunzip = gzipped(path) ? gunzip_command(path) : NULL;
+    FILE *f = gunzip ? popen(gunzip, "r") : fopen(path, "rb");
     if (!f) cli_error("cannot read '%s': %s", path, strerror(errno));
     size_t n = 0, cap = 1 << 16;
     char *t = xmalloc(cap);
@@ -126,7 +146,12 @@ static char *slurp(const char *path)
         if (n + 1 == cap && !(t = realloc(t, cap *= 2))) cli_fail("report: out of memory");
     }
     if (ferror(f)) cli_error("cannot read '%s': %s", path, strerror(errno));
-    fclose(f);
+    if (gunzip) {
+        const int status = pclose(f);
+        free(gunzip);
+        if (status) cli_error("%s: gzip -dc failed (wait status %d)", path, status);
+    } else
+        fclose(f);
     t[n] = '\0';
     if (strlen(t) != n) cli_error("%s: not a text file (holds a NUL byte)", path);
     return t;
@@ -267,10 +292,11 @@ static int is_machine(const char *dir, const char *name)
     return strcmp(name, "plots") && is_kind(dir, name, 1);
 }
 
+/* A results CSV: .csv, or .csv.gz (gzipped). */
 static int is_csv(const char *dir, const char *name)
 {
-    size_t n = strlen(name);
-    return n > 4 && !strcmp(name + n - 4, ".csv") && is_kind(dir, name, 0);
+    size_t n = strlen(name) - (gzipped(name) ? 3 : 0);
+    return n > 4 && !strncmp(name + n - 4, ".csv", 4) && is_kind(dir, name, 0);
 }
 
 static int is_peers_csv(const char *dir, const char *name)
@@ -1103,12 +1129,12 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
 
 static const char usage[] =
     "usage: fdtdbench report [OPTIONS]\n"
-    "Writes a Markdown page of the measurements in DIR/<machine>/*.csv (default DIR: results)\n"
-    "to FILE (default DIR/README.md): per machine its context, the paper's Tables 2-5 beside\n"
-    "its figures (MCells/s by the paper's equation 5, ratios to the reference scheme, updates/s,\n"
-    "effective GB/s, percent of the bandwidth measured in the same run, GFLOP/s) and links to the\n"
-    "figures that make plots renders. Where several files hold one table the newest (date\n"
-    "column, then file name) is used, and named.\n"
+    "Writes a Markdown page of the measurements in DIR/<machine>/*.csv (and *.csv.gz, older files\n"
+    "kept compressed; default DIR: results) to FILE (default DIR/README.md): per machine its\n"
+    "context, the paper's Tables 2-5 beside its figures (MCells/s by the paper's equation 5,\n"
+    "ratios to the reference scheme, updates/s, effective GB/s, percent of the bandwidth measured\n"
+    "in the same run, GFLOP/s) and links to the figures that make plots renders. Where several\n"
+    "files hold one table the newest (date column, then file name) is used, and named.\n"
     "--extract DIR2 writes, instead of the page, what the plots draw: DIR2/<machine>/<table>.csv,\n"
     "the rows of the newest file holding each table, then older files' rows of kernels it lacks\n"
     "(a tune of some variants keeps the others' rows), with columns source (the row's file),\n"

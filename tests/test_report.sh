@@ -198,6 +198,21 @@ got=$(awk -f "$sel" -v cols=variant,source "$tmp/xbx/$cpu/blocks.csv" | sort | t
 blocks extract: '$got', expected va from the newer file and vb from the older"
 result extract_keeps_older_kernels "$f"
 
+# An older file kept gzipped (the device takes the working tree only up to 64 MiB) is read as it
+# was; a .gz that does not decompress is one line and exit 2.
+f=
+gzip -n "$tmp/xb/$cpu/tune-old.csv"
+"$bin" report --results "$tmp/xb" --extract "$tmp/xbz" >/dev/null 2>"$tmp/err" || f="exit status $?: $(cat "$tmp/err")"
+got=$(awk -f "$sel" -v cols=variant,source "$tmp/xbz/$cpu/blocks.csv" | sort | tr '\t\n' '  ')
+[ "$got" = "va tune-new.csv vb tune-old.csv.gz " ] || f="$f
+blocks extract with the older file gzipped: '$got', expected vb from tune-old.csv.gz"
+printf 'not gzip\n' >"$tmp/xb/$cpu/tune-bad.csv.gz"
+"$bin" report --results "$tmp/xb" --extract "$tmp/xbz2" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'tune-bad.csv.gz: gzip -dc failed' "$tmp/err" || f="$f
+a broken .gz: exit $rc, '$(head -c 300 "$tmp/err")'"
+result extract_reads_gzipped_files "$f"
+
 # Bad input: exit status 2, one line "fdtdbench: ..." naming the problem, the old page untouched.
 bad() { # NAME EXPECTED_TEXT ARGS...
     name=$1 text=$2
