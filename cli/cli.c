@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* popen */
 #include "cli.h"
 
 #include <ctype.h>
@@ -201,4 +202,44 @@ void cli_parse(const char *usage, const struct cli_option *opts, int nopts, int 
     int first = cli_parse_args(usage, opts, nopts, argc, argv);
     if (first < argc)
         cli_error("%s: unexpected argument '%s' (see fdtdbench %s --help)", argv[0], argv[first], argv[0]);
+}
+
+int cli_gzipped(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 3 && !strcmp(path + n - 3, ".gz");
+}
+
+/* "gzip -dc -- 'path'", the path quoted for sh (each ' as '\''). */
+static char *gunzip_command(const char *path)
+{
+    static const char head[] = "gzip -dc -- '";
+    char *c = malloc(sizeof head + 4 * strlen(path) + 2);
+    if (!c) cli_fail("out of memory");
+    char *o = c + strlen(strcpy(c, head));
+    for (const char *p = path; *p; p++) o = *p == '\'' ? strcpy(o, "'\\''") + 4 : (*o = *p, o + 1);
+    strcpy(o, "'");
+    return c;
+}
+
+char *cli_read_text(const char *path)
+{
+    char *gunzip = cli_gzipped(path) ? gunzip_command(path) : NULL;
+    FILE *f = gunzip ? popen(gunzip, "r") : fopen(path, "rb");
+    if (!f) cli_error("cannot read '%s': %s", path, strerror(errno));
+    size_t n = 0, cap = 1 << 16;
+    char *t = malloc(cap);
+    for (size_t got; t && (got = fread(t + n, 1, cap - n - 1, f)) > 0;)
+        if ((n += got) + 1 == cap) t = realloc(t, cap *= 2);
+    if (!t) cli_fail("out of memory");
+    if (ferror(f)) cli_error("cannot read '%s': %s", path, strerror(errno));
+    if (gunzip) {
+        const int status = pclose(f);
+        free(gunzip);
+        if (status) cli_error("%s: gzip -dc failed (wait status %d)", path, status);
+    } else
+        fclose(f);
+    t[n] = '\0';
+    if (strlen(t) != n) cli_error("%s: not a text file (holds a NUL byte)", path);
+    return t;
 }

@@ -22,6 +22,13 @@ int cli_stem(const char *opt, const char *value);
 /* The value after option argv[*i], advancing *i; an error if it is missing. */
 const char *cli_value(int argc, char **argv, int *i);
 
+/* 1 if path names a gzip-compressed file (".gz"): the results folders keep older files so, since a
+ * lent GPU machine takes the working tree only up to 64 MiB. */
+int cli_gzipped(const char *path);
+/* The whole text of a results file (malloc'd; a .gz one decompressed by gzip -dc): an error if it
+ * cannot be read or holds a NUL byte. */
+char *cli_read_text(const char *path);
+
 /* Table-driven options: each command lists its options once (name, value kind, range, help
  * line); cli_parse reads them with getopt_long, checks every value and prints --help from the
  * same table. Options several commands share are defined once below (CLI_OPT_*). */

@@ -11,7 +11,8 @@
 
 static const char usage[] =
     "usage: fdtdbench compare [--ignore COLUMNS] OLD.csv NEW.csv\n"
-    "Matches the rows of two results files (run, sweep, bench, tune, or step) by their\n"
+    "Matches the rows of two results files (run, sweep, bench, tune, or step; either may be\n"
+    "gzipped, .csv.gz) by their\n"
     "configuration (table, scheme, component, device, precision, coef, variant, boundary, pml,\n"
     "grid, block, nodes, rows, stages, tsteps, threads; a step file has no component, the others no\n"
     "boundary, pml or tsteps, a step file from before pml (tsteps) was recorded had none (one step a\n"
@@ -85,15 +86,7 @@ static void load(struct file *f, const char *path)
     enum { MAXCOL = 128 };
     memset(f, 0, sizeof *f);
     f->path = path;
-    FILE *in = fopen(path, "rb");
-    if (!in) cli_error("compare: cannot read '%s': %s", path, strerror(errno));
-    size_t n = 0, cap = 1 << 16;
-    f->text = malloc(cap);
-    for (size_t got; f->text && (got = fread(f->text + n, 1, cap - n - 1, in)) > 0;)
-        if ((n += got) + 1 == cap) f->text = realloc(f->text, cap *= 2);
-    fclose(in);
-    if (!f->text) cli_error("compare: out of memory");
-    f->text[n] = '\0';
+    f->text = cli_read_text(path); /* a .gz file too */
     int lines = 1;
     for (const char *p = f->text; *p; p++) lines += *p == '\n';
     f->rows = calloc((size_t)lines, sizeof *f->rows);

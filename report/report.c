@@ -115,48 +115,6 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-/* 1 if path names a gzip-compressed file (older results files are kept so: a device call takes
- * the working tree only up to 64 MiB). */
-static int gzipped(const char *path)
-{
-    size_t n = strlen(path);
-    return n > 3 && !strcmp(path + n - 3, ".gz");
-}
-
-/* "gzip -dc -- 'path'", the path quoted for sh (each ' as '\''). */
-static char *gunzip_command(const char *path)
-{
-    static const char head[] = "gzip -dc -- '";
-    char *c = xmalloc(sizeof head + 4 * strlen(path) + 2), *o = c + strlen(strcpy(c, head));
-    for (const char *p = path; *p; p++) o = *p == '\'' ? strcpy(o, "'\\''") + 4 : (*o = *p, o + 1);
-    strcpy(o, "'");
-    return c;
-}
-
-/* The whole text of path (a .gz one decompressed by gzip). */
-static char *slurp(const char *path)
-{
-    char *gunzip = gzipped(path) ? gunzip_command(path) : NULL;
-    FILE *f = gunzip ? popen(gunzip, "r") : fopen(path, "rb");
-    if (!f) cli_error("cannot read '%s': %s", path, strerror(errno));
-    size_t n = 0, cap = 1 << 16;
-    char *t = xmalloc(cap);
-    for (size_t got; (got = fread(t + n, 1, cap - n - 1, f)) > 0;) {
-        n += got;
-        if (n + 1 == cap && !(t = realloc(t, cap *= 2))) cli_fail("report: out of memory");
-    }
-    if (ferror(f)) cli_error("cannot read '%s': %s", path, strerror(errno));
-    if (gunzip) {
-        const int status = pclose(f);
-        free(gunzip);
-        if (status) cli_error("%s: gzip -dc failed (wait status %d)", path, status);
-    } else
-        fclose(f);
-    t[n] = '\0';
-    if (strlen(t) != n) cli_error("%s: not a text file (holds a NUL byte)", path);
-    return t;
-}
-
 /* Splits s at each sep in place, storing up to max pointers; returns the count of pieces.
  * With out NULL it only counts, leaving s as it was. */
 static int split(char *s, char sep, char **out, int max)
@@ -202,7 +160,7 @@ static void load_csv(struct csv *f, const char *dir, const char *name, const str
 {
     f->path = join(dir, name);
     f->name = strrchr(f->path, '/') + 1;
-    f->text = slurp(f->path);
+    f->text = cli_read_text(f->path);
     int lines = 1;
     for (const char *p = f->text; *p; p++) lines += *p == '\n';
     char **line = xmalloc(sizeof *line * lines);
@@ -295,7 +253,7 @@ static int is_machine(const char *dir, const char *name)
 /* A results CSV: .csv, or .csv.gz (gzipped). */
 static int is_csv(const char *dir, const char *name)
 {
-    size_t n = strlen(name) - (gzipped(name) ? 3 : 0);
+    size_t n = strlen(name) - (cli_gzipped(name) ? 3 : 0);
     return n > 4 && !strncmp(name + n - 4, ".csv", 4) && is_kind(dir, name, 0);
 }
 
@@ -797,7 +755,7 @@ static const struct csv *newest_in(const struct csv *files, int n, int *holders)
  * no CSV column holds, such as how long a new GPU took to build, tune and bench. Verbatim. */
 static void write_notes(FILE *o, const char *results, const char *machine)
 {
-    char *dir = join(results, machine), *path = join(dir, "NOTES.md"), *text = access(path, R_OK) ? NULL : slurp(path);
+    char *dir = join(results, machine), *path = join(dir, "NOTES.md"), *text = access(path, R_OK) ? NULL : cli_read_text(path);
     if (text) fprintf(o, "%s%s", text, text[0] && text[strlen(text) - 1] == '\n' ? "\n" : "\n\n");
     free(text), free(path), free(dir);
 }

@@ -166,4 +166,15 @@ else
     result layer_is_configuration "$out"
 fi
 
+# An older results file kept gzipped (results/<machine>/*.csv.gz) compares as it was.
+gzip -c "$tmp/old.csv" >"$tmp/old.csv.gz"
+plain=$("$bin" compare "$tmp/old.csv" "$tmp/new.csv" 2>&1)
+out=$("$bin" compare "$tmp/old.csv.gz" "$tmp/new.csv" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [ "$(echo "$out" | tail -n 1)" = "$(echo "$plain" | tail -n 1)" ]; then
+    result gzipped_file ""
+else
+    result gzipped_file "exit status $rc: $(echo "$out" | tail -n 3)"
+fi
+
 summary
