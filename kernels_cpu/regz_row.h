@@ -31,12 +31,11 @@ static inline int regz_accepts(const struct kernel_args *a, const char *variant,
 /* One row (row: the index of its first node) of R nodes along z, BODY (the generated update of R
  * nodes) at each vector of x, in order. With AVX-512 or AVX2 from out's vector-aligned boundary,
  * the stores masked to the row (VEC_ZRUN): a node's own column then loads aligned, where from
- * the row's first node half those loads crossed a cache line. Without, where the row does not
- * end on a whole vector, its last
- * vector (overlapping the one before) is computed just before that one, kept in tail, and its
- * spare part stored at the end: in place, no pass may read a level another pass has written.
- * Computing it first instead broke the row's streams: FV24-WB and S44 25% slower at 300^3.
- * Rows shorter than one vector are refused (accepts). */
+ * the row's first node half those loads crossed a cache line. Without, where the row does not end
+ * on a whole vector, its last vector (overlapping the one before) is computed just before that
+ * one, kept in tail, and its spare part stored at the end: in place, no pass may read a level
+ * another pass has written. Computing it first instead broke the row's streams: FV24-WB and S44
+ * 25% slower at 300^3. Rows shorter than one vector are refused (accepts). */
 #if defined __AVX512F__ || defined __AVX2__
 #define REGZ_ROW(R, ...) VEC_ZRUN(out, row, row + a->nx, REAL *const dst = out + n; const long dz = sz; __VA_ARGS__)
 #define ZSTORE(r, v) VSTORE(dst + (r) * dz, v)

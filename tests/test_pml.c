@@ -148,8 +148,8 @@ static void verify_layers(const struct backend *b, const char *const *variants, 
     double worst_all = 0;
     for (int i = 0; i < scheme_count(); i++)
         for (int v = 0; v < nv; v++)
-            for (int p = 0; p < (f32_array ? 1 : 2); p++)
-                for (int coef = 0; coef < (f32_array ? 1 : NCOEF); coef++) {
+            for (int p = F32; p <= (f32_array ? F32 : F64); p++)
+                for (int coef = COEF_ARRAY; coef < (f32_array ? COEF_ARRAY + 1 : NCOEF); coef++) {
                     double w[MAX_GROUPS], worst;
                     char why[512];
                     struct step_config c = config(b, scheme_at(i), w, variants[v]);
