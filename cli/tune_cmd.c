@@ -53,7 +53,7 @@ static const char *const help =
     "at the second, the best then with its rows halved and doubled and its depth one less and one\n"
     "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
     "its registers capped at 40, 48 and 64 a thread (step --regs), fused25d's in f32 at 80 and 96;\n"
-    "the temporally blocked wave25d: its first tile at 1 to 3 steps a pass, then six more tiles at\n"
+    "the temporally blocked wave25d: its first tile at 1 to 4 steps a pass, then six more tiles at\n"
     "each of those within 15% of the best. With --device cpu, --step tunes the fused step's nodes\n"
     "along z a pass and tile (as a CPU kernel's) and the temporally blocked step (wave): its steps\n"
     "per pass (2, 4, 8, then one more and less than the best) and planes per sweep step (1, then 2\n"
@@ -587,11 +587,12 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     static const int tiles[][3] = {{32, 4, 1}, {32, 8, 1}, {64, 2, 1}, {64, 4, 1}, {128, 2, 1}}; /* FUSED25D_TILES */
     static const int block_nodes[] = {1, 2}, tile_nodes[] = {16, 64};
     /* a temporally blocked step that keeps its levels on chip (trait passes): the first tile at 1 to
-     * 3 steps a pass, then the others (tiles of 512 and 1024 nodes; rows the fourth number) at those
+     * 4 steps a pass, then the others (tiles of 512 and 1024 nodes; rows the fourth number) at those
      * within PASS_CLOSE of the best (a launch whose levels reach past its tile or fill shared memory
-     * is refused). On
-     * the H100 at 512^3 no tile won at four steps, and the best tile at three was the best at two;
-     * 32x16 with two rows is the high-order schemes' best with uniform coefficients (10-16% ahead
+     * is refused). On the H100 at 512^3, once a level took its own nodes from registers (fa52fc9),
+     * Yee's 32x32 at four steps won with uniform coefficients (82 248 MCells/s against 32x16 at
+     * three, 79 049; with indexed and arrays four steps lost 11-12%); the best tile at three was
+     * the best at two; 32x16 with two rows is the high-order schemes' best with uniform coefficients (10-16% ahead
      * of 32x8 with four), 32x32 with one row S{2,2}'s and FV24's with arrays (2-5% ahead of 64x16). */
     static const int pass_tiles[][4] = {{32, 8, 1, 2},  {32, 16, 1, 1}, {64, 8, 1, 2}, {64, 16, 1, 1},
                                         {32, 8, 1, 4},  {32, 16, 1, 2}, {32, 32, 1, 1}};
@@ -599,7 +600,7 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
      * (1b8b51c) Yee's 32x8 ran 17 106, 16 541 and 16 223 MCells/s at 1, 2 and 3 steps, so only
      * one step was tried further (21 093 at best), where 64x16 at three steps ran 31 001; on the
      * H200 (360f932) 23 879, 20 979 and 21 349 (0.89 of the best). */
-    enum { PASS_MAX_STEPS = 3 };
+    enum { PASS_MAX_STEPS = 4 };
     static const double PASS_CLOSE = 0.85;
     const int grid[3] = {given_grid[0] ? given_grid[0] : DEFAULT_GRID, given_grid[0] ? given_grid[1] : DEFAULT_GRID,
                          given_grid[0] ? given_grid[2] : DEFAULT_GRID};
