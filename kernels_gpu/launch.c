@@ -372,7 +372,8 @@ static void wave25d_shape(const struct facts *f, const struct kernel_args *a, st
     constant(s, "TILE_ROWS", t->rows), constant(s, "WAVE25D_T", g.t), constant(s, "WAVE25D_BOUNDARY", t->boundary);
     const int index_planes = wave25d_index_planes(f->k->coef == COEF_INDEXED, t->boundary, g.t, g.hi[0][2], g.hi[1][2]);
     s->smem = (size_t)f->real * (size_t)wave25d_smem_values(g.w, g.h, g.t, g.pad, g.lo[0][2], g.hi[0][2], g.lo[1][2],
-                                                            g.hi[1][2], index_planes, f->real);
+                                                            g.hi[1][2], wave25d_table_values(f->k->coef == COEF_INDEXED),
+                                                            index_planes, f->real);
     s->written[0] = g.out[0], s->written[1] = g.out[1];
 }
 

@@ -10,6 +10,9 @@
 enum { MAX_GROUPS = 4, MAX_LEVELS = 4, MAX_SHIFTS = 4, MAX_TIME_COEFS = MAX_LEVELS + 1 };
 enum { MAX_SCHEMES = 32 }; /* spec files one build takes (the generator refuses more) */
 enum { HALO = 2 }; /* cells of halo on every face: covers a half-span of 3/2 */
+/* Materials an indexed grid holds at most: each coefficient's table (kernel.h, COEF_INDEXED) has
+ * one value a material, and the step engine allocates them whole. */
+enum { MAX_MATERIALS = 16 };
 
 /* The transverse shifts sigma of a term group, in the two axes normal to the derivative. */
 enum shift_set { SHIFTS_NONE, SHIFTS_AXES, SHIFTS_DIAGONALS };
