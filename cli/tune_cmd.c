@@ -592,8 +592,9 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
      * is refused). On the H100 at 512^3, once a level took its own nodes from registers (fa52fc9),
      * Yee's 32x32 at four steps won with uniform coefficients (82 248 MCells/s against 32x16 at
      * three, 79 049; with indexed and arrays four steps lost 11-12%); the best tile at three was
-     * the best at two; 32x16 with two rows is the high-order schemes' best with uniform coefficients (10-16% ahead
-     * of 32x8 with four), 32x32 with one row S{2,2}'s and FV24's with arrays (2-5% ahead of 64x16). */
+     * the best at two; 32x16 with two rows is the high-order schemes' best with uniform
+     * coefficients (10-16% ahead of 32x8 with four), 32x32 with one row S{2,2}'s and FV24's with
+     * arrays (2-5% ahead of 64x16). */
     static const int pass_tiles[][4] = {{32, 8, 1, 2},  {32, 16, 1, 1}, {64, 8, 1, 2}, {64, 16, 1, 1},
                                         {32, 8, 1, 4},  {32, 16, 1, 2}, {32, 32, 1, 1}};
     /* The first tile's best steps a pass need not be the others' best: with arrays on the H100
