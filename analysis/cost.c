@@ -164,13 +164,14 @@ static int row_temporal(int device, char **fields, const int *at)
            (at[C_TSTEPS] >= 0 && atoi(fields[at[C_TSTEPS]]) > 1);
 }
 
-/* What a row says of its step's throughput and launch (t), read from its fields. */
-static void row_throughput(char **fields, const int *at, const char *path, double rate, struct throughput *t)
+/* What a row of variant `variant` says of its step's throughput and launch (t), read from its fields. */
+static void row_throughput(char **fields, const int *at, const char *path, double rate, const char *variant,
+                           struct throughput *t)
 {
     t->cells_per_s = rate;
     snprintf(t->source, sizeof t->source, "%s table of %.200s: grid %sx%sx%s; %s", STEP_TABLE, path, fields[at[C_NX]],
              fields[at[C_NY]], fields[at[C_NZ]], fields[at[C_DATE]]);
-    snprintf(t->variant, sizeof t->variant, "%s", at[C_VARIANT] >= 0 ? fields[at[C_VARIANT]] : "components");
+    snprintf(t->variant, sizeof t->variant, "%s", variant);
     t->have_launch = at[C_BLOCK] >= 0 && at[C_NODES] >= 0 &&
                      sscanf(fields[at[C_BLOCK]], "%dx%dx%d", &t->block[0], &t->block[1], &t->block[2]) == 3;
     t->nodes = t->have_launch ? atoi(fields[at[C_NODES]]) : 0;
@@ -239,7 +240,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
             if (nearer || newer || faster) {
                 best[v].score = score, best[v].rate = rate;
                 snprintf(best[v].date, sizeof best[v].date, "%s", date);
-                row_throughput(fields, at, path, rate, &best[v].t);
+                row_throughput(fields, at, path, rate, variant, &best[v].t);
             }
         }
         fclose(f);
