@@ -3,8 +3,8 @@
 # fdtdbench compiles it at run time: kernel_objs.sh), beside loop_counts.sh's counts: timings on a
 # shared VM move by tens of percent, a model does not.
 #   sh scripts/loop_mca.sh BUILD CPU KERNEL...   e.g. build znver3 k_fv24_hx_f32_array_regz
-# For each innermost loop with vector registers (a block a forward branch inside it skips left
-# out, as in loop_counts.sh): its nodes along z (vector stores not to the
+# For each innermost loop with 32- or 64-byte vector registers (rarely run blocks left out:
+# scripts/loops.awk): its nodes along z (vector stores not to the
 # stack), instructions, vector and scalar loads, then cycles per iteration and per update (lanes
 # from the widest register the loop uses) and the units the model keeps busiest (load-store units, FP load pipes, FP
 # add pipes, FP multiply pipe; columns of llvm-mca's Zen 3 resource table, so other CPUs'
@@ -19,40 +19,27 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/kernel_objs.sh"
 kernel_objs "$build" "$tmp" "$@" || exit 2
-for k in "$@"; do
-    objdump -d --no-show-raw-insn "$tmp/$k.so" | awk -v name="$k" -v out="$tmp/loop" '
-    function hex(h,   v, i) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
-    /^[0-9a-f]+ <.*>:$/ { on = index($0, "<" name "_run.") > 0 || index($0, "<" name "_run>") > 0; next }
-    on && /^ +[0-9a-f]+:\t/ { split($0, f, "\t"); gsub(/ /, "", f[1]); n++; at[n] = hex(substr(f[1], 1, length(f[1]) - 1)); ins[n] = f[2] }
-    END {
-        nl = 0
-        for (i = 1; i <= n; i++) {
-            if (ins[i] !~ /^j/ || ins[i] ~ /^jmp/ || !match(ins[i], /[0-9a-f]+ </)) continue
-            t = hex(substr(ins[i], RSTART, RLENGTH - 2)); if (t >= at[i]) continue
-            for (s = i; s > 1 && at[s] > t; s--) ;
-            inner = 1; w = 0 # as loop_counts.sh: a block a forward branch skips is left out
-            for (j = s; j < i; j++) {
-                if (ins[j] ~ /^j/ && ins[j] !~ /^jmp/ && match(ins[j], /[0-9a-f]+ </))
-                    if (hex(substr(ins[j], RSTART, RLENGTH - 2)) <= at[j]) inner = 0
-                if (ins[j] ~ /zmm/) w = 64; else if (ins[j] ~ /ymm/ && w < 32) w = 32
-            }
-            if (!inner || !w) continue
-            for (j = s; j < i; j++)
-                if (ins[j] ~ /^j/ && ins[j] !~ /^jmp/ && match(ins[j], /[0-9a-f]+ </)) {
-                    tj = hex(substr(ins[j], RSTART, RLENGTH - 2))
-                    if (tj <= at[i]) for (c = j + 1; c < i && at[c] < tj; c++) cold[c] = 1 # a way out of the loop skips nothing
-                }
-            nl++; st = vl = sl = nin = 0; file = out nl ".s"; printf "" > file
-            for (j = s; j < i; j++) {
-                if (cold[j] || (ins[j] ~ /^j/ && ins[j] !~ /^jmp/)) continue # the skip itself: not taken in the model
-                x = ins[j]; sub(/ *#.*/, "", x); print x > file; nin++
-                if (x ~ /^(lea|nop)/ || x !~ /\(/) continue
-                if (x ~ /\)$/) { if (x ~ /mm/ && x !~ /rsp/) st++; continue }
-                if (x ~ /%[xyz]mm/ && x !~ /^vmovq/) vl++; else sl++
-            }
-            close(file); printf "%d %d %d %d %d %d\n", nl, st ? st : 1, nin, vl, sl, w / (name ~ /_f64_/ ? 8 : 4)
+# each loop (loops.awk: innermost, rarely run blocks left out) as llvm-mca's input, its branches
+# left out (not taken in the model), and a line: loop, nodes, instructions, loads, lanes
+cat >"$tmp/list.awk" <<'EOF'
+END {
+    for (l = 1; l <= find_loops(); l++) {
+        if (width[l] < 32) continue
+        st = vl = sl = nin = 0; file = out l ".s"; printf "" > file
+        for (h = 1; h <= nh[l]; h++) {
+            x = ins[hot[l, h]]
+            if (x ~ /^j/) continue
+            sub(/ *#.*/, "", x); print x > file; nin++
+            if (x ~ /^(lea|nop)/ || x !~ /\(/) continue
+            if (x ~ /\)$/) { if (x ~ /mm/ && x !~ /rsp/) st++; continue }
+            if (x ~ /%[xyz]mm/ && x !~ /^vmovq/) vl++; else sl++
         }
-    }' >"$tmp/list"
+        close(file); printf "%d %d %d %d %d %d\n", l, st ? st : 1, nin, vl, sl, width[l] / (name ~ /_f64_/ ? 8 : 4)
+    }
+}
+EOF
+for k in "$@"; do
+    objdump -d --no-show-raw-insn "$tmp/$k.so" | awk -v name="$k" -v out="$tmp/loop" -f "$(dirname "$0")/loops.awk" -f "$tmp/list.awk" >"$tmp/list"
     [ -s "$tmp/list" ] || { echo "$k: no vector loop found"; continue; }
     while read -r nl st ni vl sl lanes; do
         llvm-mca -mcpu="$cpu" -iterations=100 "$tmp/loop$nl.s" 2>/dev/null | awk -v k="$k" -v nl="$nl" -v st="$st" \
