@@ -34,7 +34,7 @@ on && /^ +[0-9a-f]+:\t/ { split($0, f, "\t"); gsub(/ /, "", f[1]); n++; at[n] = 
 function find_loops(   i, j, k, s, t, tj, tb, r, w, inner, c, ne, ne0) {
     nl = 0
     for (i = 1; i <= n; i++) {
-        if (!conditional(i) || (t = branch_target(i)) < 0 || t >= at[i]) continue
+        if (ins[i] !~ /^j/ || (t = branch_target(i)) < 0 || t >= at[i]) continue # a latch: conditional, or a jump back (the exit test mid-loop)
         for (s = i; s > 1 && at[s] > t; s--) ;
         split("", cold); split("", extra); ne = 0
         for (j = s; j < i; j++) {

@@ -2,8 +2,9 @@
 # scripts/loops.awk, the loop finder of loop_counts.sh and loop_mca.sh, on a hand-cut objdump of
 # the two shapes GCC gives regz's AVX2 loops: the row's partial vector stored lane by lane inline
 # (a loop inside the main loop) and the whole vector's store out of line, coming back either by
-# its own latch or by a jump into the loop. Each main loop must be found, the lane loops left out
-# of it and the out-of-line store counted. Needs only awk.
+# its own latch or by a jump into the loop; and a loop whose latch is a jump back, its exit test
+# in the middle. Each main loop must be found, the lane loops left out of it and the out-of-line
+# store counted. Needs only awk.
 . tests/shlib.sh
 
 cat >"$tmp/dump" <<'EOF'
@@ -49,6 +50,13 @@ cat >"$tmp/dump" <<'EOF'
     1a37:	ret
     1a80:	vmovups %ymm1,(%r13)
     1a84:	jmp    1a2a <k_t_run._omp_fn.0+0xa2a>
+    1b00:	vmovups (%rsi,%rdx,4),%ymm1
+    1b05:	add    $0x8,%rdx
+    1b09:	cmp    %r8,%rdx
+    1b0c:	je     1b20 <k_t_run._omp_fn.0+0xb20>
+    1b0e:	vmovups %ymm1,(%r13,%rdx,4)
+    1b14:	jmp    1b00 <k_t_run._omp_fn.0+0xb00>
+    1b20:	ret
 EOF
 # per loop of 32-byte vectors: its first address, instructions, vector stores not to the stack,
 # vector loads
@@ -67,11 +75,12 @@ END {
 EOF
 out=$(awk -v name=k_t -f scripts/loops.awk -f "$tmp/show.awk" "$tmp/dump" 2>&1)
 want="17a0 12 1 2
-1a00 8 1 1"
+1a00 8 1 1
+1b00 6 1 1"
 f=
 [ "$out" = "$want" ] || f="found (first address, instructions, stores, loads):
 $out
 expected:
 $want"
-result avx2_partial_vector_loops "$f"
+result loop_shapes "$f"
 summary
