@@ -225,7 +225,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                 continue;
             double g = atof(fields[at[C_NX]]) * atof(fields[at[C_NY]]) * atof(fields[at[C_NZ]]);
             double rate = atof(fields[at[C_RATE]]), score = fabs(log(g / cells));
-            const char *date = fields[at[C_DATE]], *variant = at[C_VARIANT] >= 0 ? fields[at[C_VARIANT]] : "components";
+            const char *date = fields[at[C_DATE]], *variant = at[C_VARIANT] >= 0 ? fields[at[C_VARIANT]] : STEP_COMPONENTS;
             if (!(rate > 0) || !(g > 0)) continue;
             int v = 0;
             while (v < nv && strcmp(best[v].t.variant, variant)) v++;

@@ -176,7 +176,7 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
     double cells = stepped_grid(o, a, grid);
     /* the temporally blocked variant that would be measured: its rows alone serve */
     const char *variant = temporal ? temporal_variant(o->device, device_backend(o->device), a->s, o->precision, o->coef)
-                                    : "components";
+                                    : STEP_COMPONENTS;
     if (o->source != MEASURE && !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision,
                                                               o->coef, o->pml, temporal ? variant : NULL, cells, out))
         return 0;
@@ -646,7 +646,7 @@ static const struct { double size, budget; } run_problem[] = {[DEV_CPU] = {6, 10
 static int layer_on(struct session *se)
 {
     struct step_config c = {.b = se->b, .s = scheme_reference() ? scheme_reference() : scheme_at(0), .precision = F32,
-                            .coef = COEF_ARRAY, .variant = step_kernel_variant(se->device, "components"),
+                            .coef = COEF_ARRAY, .variant = step_kernel_variant(se->device, STEP_COMPONENTS),
                             .pml = PML_TARGET_THICKNESS};
     return step_supported(&c);
 }

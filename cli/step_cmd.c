@@ -53,7 +53,7 @@ static void print_text(const struct session *s, const struct step_run *c, const 
 
 int cmd_step(int argc, char **argv)
 {
-    struct step_run c = {.variant = "components", .reps = 5, .overlap = -1,
+    struct step_run c = {.variant = STEP_COMPONENTS, .reps = 5, .overlap = -1,
                          .c = {.boundary = -1, .pml_order = PML_ORDER_DEFAULT}}; /* -1: not given */
     static const char *const yes_no[] = {"no", "yes"};
     const char *grid = NULL, *block = NULL, *dir = "results", *scheme = NULL;

@@ -137,7 +137,7 @@ void step_default_launch(const struct session *s, struct step_run *c)
     } else if (!given && !declared_launch(ft, sc->block, &sc->nodes)) {
         /* not a fused variant with a default of its own (fused25d: a tile marching its planes) */
         struct run_config rc = {.scheme = sc->s, .component = HX, .precision = sc->precision, .coef = sc->coef,
-                                .device = s->device, .variant = step_kernel_variant(s->device, "components"),
+                                .device = s->device, .variant = step_kernel_variant(s->device, STEP_COMPONENTS),
                                 .nodes = sc->nodes ? sc->nodes : declared};
         default_launch(s, &rc);
         memcpy(sc->block, rc.block, sizeof sc->block);

@@ -19,14 +19,14 @@
  * takes no layer). */
 static int with_layer_row(enum device d, const char *variant)
 {
-    return strcmp(variant, "components") && !step_temporal(d, variant);
+    return strcmp(variant, STEP_COMPONENTS) && !step_temporal(d, variant);
 }
 
 int step_bench(struct session *s, const char *dir, int reps, int quick, const char *fastest[][NCOEF_STORAGES])
 {
     double best[MAX_SCHEMES][NCOEF_STORAGES] = {{0}};
     const int grid = s->device == DEV_CPU ? (quick ? 128 : 300) : (quick ? 256 : 512);
-    const char *variants[8] = {"components"}; /* then the device's fused variants */
+    const char *variants[8] = {STEP_COMPONENTS}; /* then the device's fused variants */
     const int nv = 1 + step_fused_variants(s->device, variants + 1, 7);
     int n = 0, failures = 0;
     struct results_file rf;

@@ -21,7 +21,7 @@ void step_results_folder(const char *machine, char *out, size_t n) { snprintf(ou
 
 const char *step_kernel_variant(enum device d, const char *name)
 {
-    if (strcmp(name, "components") == 0) return d == DEV_CPU ? "plain" : "baseline";
+    if (strcmp(name, STEP_COMPONENTS) == 0) return d == DEV_CPU ? "plain" : "baseline";
     return name;
 }
 

@@ -41,8 +41,12 @@ struct step_result {
     double reflection_db;
 };
 
-/* The step variant named `name` on the device: "components" is the device's own single-component
- * kernels (plain on the CPU, baseline on the GPU); any other name is a kernel variant. */
+/* The step variant of the device's own single-component kernels (plain on the CPU, baseline on
+ * the GPU), six launches a step. */
+#define STEP_COMPONENTS "components"
+
+/* The step variant named `name` on the device: STEP_COMPONENTS, or any other name, a kernel
+ * variant. */
 const char *step_kernel_variant(enum device d, const char *name);
 
 /* Vacuum at 0.9 of the scheme's stability limit with its default design weights (stored in w,
