@@ -49,7 +49,7 @@ function find_loops(   i, j, k, s, t, tj, tb, r, w, inner, c, ne, ne0) {
         }
         inner = 1; w = 0
         for (j = s; j < i; j++) {
-            if (conditional(j) && (tb = branch_target(j)) >= 0 && tb <= at[j])
+            if ((tb = branch_target(j)) >= 0 && tb <= at[j]) # any latch inside, a jump back too
                 for (c = at_index(tb); c && c < j; c++) if (!cold[c]) inner = 0 # a loop not wholly in a block left out
             if (cold[j]) continue
             if (ins[j] ~ /zmm/) w = 64; else if (ins[j] ~ /ymm/ && w < 32) w = 32; else if (ins[j] ~ /xmm/ && w < 16) w = 16

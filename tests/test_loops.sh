@@ -3,8 +3,8 @@
 # the two shapes GCC gives regz's AVX2 loops: the row's partial vector stored lane by lane inline
 # (a loop inside the main loop) and the whole vector's store out of line, coming back either by
 # its own latch or by a jump into the loop; and a loop whose latch is a jump back, its exit test
-# in the middle. Each main loop must be found, the lane loops left out of it and the out-of-line
-# store counted. Needs only awk.
+# in the middle, which makes the loop around it an outer one. Each main loop must be found, the
+# lane loops left out of it and the out-of-line store counted. Needs only awk.
 . tests/shlib.sh
 
 cat >"$tmp/dump" <<'EOF'
@@ -57,6 +57,15 @@ cat >"$tmp/dump" <<'EOF'
     1b0e:	vmovups %ymm1,(%r13,%rdx,4)
     1b14:	jmp    1b00 <k_t_run._omp_fn.0+0xb00>
     1b20:	ret
+    1c00:	mov    %rsi,%rdx
+    1c03:	vmovups (%rsi,%rdx,4),%ymm1
+    1c08:	add    $0x8,%rdx
+    1c0c:	cmp    %r8,%rdx
+    1c0f:	je     1c20 <k_t_run._omp_fn.0+0xc20>
+    1c11:	jmp    1c03 <k_t_run._omp_fn.0+0xc03>
+    1c20:	add    $0x1,%rcx
+    1c24:	cmp    %r9,%rcx
+    1c27:	jl     1c00 <k_t_run._omp_fn.0+0xc00>
 EOF
 # per loop of 32-byte vectors: its first address, instructions, vector stores not to the stack,
 # vector loads
@@ -76,7 +85,8 @@ EOF
 out=$(awk -v name=k_t -f scripts/loops.awk -f "$tmp/show.awk" "$tmp/dump" 2>&1)
 want="17a0 12 1 2
 1a00 8 1 1
-1b00 6 1 1"
+1b00 6 1 1
+1c03 5 0 1"
 f=
 [ "$out" = "$want" ] || f="found (first address, instructions, stores, loads):
 $out
