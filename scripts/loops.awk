@@ -1,6 +1,7 @@
 # Shared by loop_counts.sh and loop_mca.sh (awk -v name=KERNEL -f loops.awk -f THEIR.awk, fed
 # objdump -d --no-show-raw-insn of the kernel's shared object): collects the instructions of the
-# kernel and its _run entry (and their OpenMP bodies) into at[] (addresses) and ins[] (text), and
+# kernel's functions (its _run entry, its row function, their OpenMP bodies and clones) into at[]
+# (addresses) and ins[] (text), and
 # find_loops() finds its vector loops.
 function hex(h,   v, i) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
 # The address a direct branch at instruction j goes to, or -1.
@@ -12,8 +13,8 @@ function at_index(a,   lo, hi, mid) {
     while (lo <= hi) { mid = int((lo + hi) / 2); if (at[mid] == a) return mid; if (at[mid] < a) lo = mid + 1; else hi = mid - 1 }
     return 0
 }
-/^[0-9a-f]+ <.*>:$/ {
-    on = index($0, "<" name ".") > 0 || index($0, "<" name ">") > 0 || index($0, "<" name "_run.") > 0 || index($0, "<" name "_run>") > 0
+/^[0-9a-f]+ <.*>:$/ { # the kernel's functions: NAME, NAME_run, NAME_row, ... and their clones (NAME_row.constprop.0)
+    on = (k = index($0, "<" name)) > 0 && substr($0, k + 1 + length(name), 1) ~ /[._>]/
     next
 }
 on && /^ +[0-9a-f]+:\t/ { split($0, f, "\t"); gsub(/ /, "", f[1]); n++; at[n] = hex(substr(f[1], 1, length(f[1]) - 1)); ins[n] = f[2] }
