@@ -3,8 +3,9 @@
 # the two shapes GCC gives regz's AVX2 loops: the row's partial vector stored lane by lane inline
 # (a loop inside the main loop) and the whole vector's store out of line, coming back either by
 # its own latch or by a jump into the loop; and a loop whose latch is a jump back, its exit test
-# in the middle, which makes the loop around it an outer one. Each main loop must be found, the
-# lane loops left out of it and the out-of-line store counted. Needs only awk.
+# in the middle, which makes the loop around it an outer one; and the kernel's functions found by
+# name (a clone of its row function read, another kernel's function not). Each main loop must be
+# found, the lane loops left out of it and the out-of-line store counted. Needs only awk.
 . tests/shlib.sh
 
 cat >"$tmp/dump" <<'EOF'
@@ -66,6 +67,15 @@ cat >"$tmp/dump" <<'EOF'
     1c20:	add    $0x1,%rcx
     1c24:	cmp    %r9,%rcx
     1c27:	jl     1c00 <k_t_run._omp_fn.0+0xc00>
+0000000000002000 <k_t_row.constprop.0>:
+    2000:	vmovups (%rsi),%ymm0
+    2004:	add    $0x20,%rsi
+    2008:	cmp    %rdi,%rsi
+    200b:	jne    2000 <k_t_row.constprop.0>
+0000000000003000 <k_tx_run>:
+    3000:	vmovups (%rsi),%ymm0
+    3004:	cmp    %rdi,%rsi
+    3008:	jne    3000 <k_tx_run>
 EOF
 # per loop of 32-byte vectors: its first address, instructions, vector stores not to the stack,
 # vector loads
@@ -86,7 +96,8 @@ out=$(awk -v name=k_t -f scripts/loops.awk -f "$tmp/show.awk" "$tmp/dump" 2>&1)
 want="17a0 12 1 2
 1a00 8 1 1
 1b00 6 1 1
-1c03 5 0 1"
+1c03 5 0 1
+2000 4 0 1"
 f=
 [ "$out" = "$want" ] || f="found (first address, instructions, stores, loads):
 $out
