@@ -1,17 +1,22 @@
-#define _POSIX_C_SOURCE 200809L /* popen */
+#define _POSIX_C_SOURCE 200809L /* posix_spawnp, fdopen */
 #include "cli.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "kernel.h"
 #include "outfile.h"
+
+extern char **environ; /* POSIX names it only here */
 
 static _Noreturn void report(int status, const char *fmt, va_list ap)
 {
@@ -210,22 +215,36 @@ int cli_gzipped(const char *path)
     return n > 3 && !strcmp(path + n - 3, ".gz");
 }
 
-/* "gzip -dc -- 'path'", the path quoted for sh (each ' as '\''). */
-static char *gunzip_command(const char *path)
+/* A .gz file's text, from gzip -dc started without a shell (nothing in the path to quote):
+ * the read end of its output, its process in *pid; NULL with errno set when it cannot start. */
+static FILE *gunzip_pipe(const char *path, pid_t *pid)
 {
-    static const char head[] = "gzip -dc -- '";
-    char *c = malloc(sizeof head + 4 * strlen(path) + 2);
-    if (!c) cli_fail("out of memory");
-    char *o = c + strlen(strcpy(c, head));
-    for (const char *p = path; *p; p++) o = *p == '\'' ? strcpy(o, "'\\''") + 4 : (*o = *p, o + 1);
-    strcpy(o, "'");
-    return c;
+    int fd[2];
+    if (pipe(fd)) return NULL;
+    posix_spawn_file_actions_t io;
+    int rc = posix_spawn_file_actions_init(&io);
+    if (!rc) {
+        posix_spawn_file_actions_adddup2(&io, fd[1], STDOUT_FILENO);
+        posix_spawn_file_actions_addclose(&io, fd[0]);
+        posix_spawn_file_actions_addclose(&io, fd[1]);
+        char *const argv[] = {"gzip", "-dc", "--", (char *)path, NULL};
+        rc = posix_spawnp(pid, "gzip", &io, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&io);
+    }
+    close(fd[1]);
+    FILE *f = rc ? NULL : fdopen(fd[0], "r");
+    if (!f) {
+        close(fd[0]);
+        if (!rc) waitpid(*pid, NULL, 0);
+        errno = rc ? rc : errno;
+    }
+    return f;
 }
 
 char *cli_read_text(const char *path)
 {
-    char *gunzip = cli_gzipped(path) ? gunzip_command(path) : NULL;
-    FILE *f = gunzip ? popen(gunzip, "r") : fopen(path, "rb");
+    pid_t gzip = 0;
+    FILE *f = cli_gzipped(path) ? gunzip_pipe(path, &gzip) : fopen(path, "rb");
     if (!f) cli_error("cannot read '%s': %s", path, strerror(errno));
     size_t n = 0, cap = 1 << 16;
     char *t = malloc(cap);
@@ -233,12 +252,10 @@ char *cli_read_text(const char *path)
         if ((n += got) + 1 == cap) t = realloc(t, cap *= 2);
     if (!t) cli_fail("out of memory");
     if (ferror(f)) cli_error("cannot read '%s': %s", path, strerror(errno));
-    if (gunzip) {
-        const int status = pclose(f);
-        free(gunzip);
-        if (status) cli_error("%s: gzip -dc failed (wait status %d)", path, status);
-    } else
-        fclose(f);
+    fclose(f);
+    int status = 0;
+    if (gzip && (waitpid(gzip, &status, 0) != gzip || !WIFEXITED(status) || WEXITSTATUS(status)))
+        cli_error("%s: gzip -dc failed (wait status %d)", path, status);
     t[n] = '\0';
     if (strlen(t) != n) cli_error("%s: not a text file (holds a NUL byte)", path);
     return t;
