@@ -44,7 +44,6 @@ enum { STEP_MIN_GRID = 2 * HALO };
 /* Materials: per component, a table of coefficients (da[0..L) then db[0..G)) per material,
  * and the material of each padded cell (NULL: material 0 everywhere). Uniform storage takes
  * one material only. */
-enum { MAX_COEFS = MAX_LEVELS + MAX_GROUPS };
 struct step_materials {
     int count;
     double coef[NCOMPONENTS][MAX_MATERIALS][MAX_COEFS];

@@ -152,7 +152,7 @@ GPU_RULE int wave25d_index_planes(int indexed, int boundary, int t, int hz1, int
  * loads rather than global ones (H100, 512^3, tuned launches: Yee indexed +16.5%, FV24-WB +15%,
  * FV24 +7%, S{2,2} +4%; in fused and fused25d, where a node reads each coefficient once, mostly
  * slower: notes). Values: six components, MAX_LEVELS da then MAX_GROUPS db each. */
-GPU_RULE int wave25d_table_values(int indexed) { return indexed ? 6 * (MAX_LEVELS + MAX_GROUPS) * MAX_MATERIALS : 0; }
+GPU_RULE int wave25d_table_values(int indexed) { return indexed ? 6 * MAX_COEFS * MAX_MATERIALS : 0; }
 
 /* Shared memory, in values: the rings of levels 0 .. 2T-1 (E's at even levels, H's at odd), three
  * components each, planes of w x h, between two pads; then table_values values (the coefficient

@@ -13,6 +13,8 @@ enum { HALO = 2 }; /* cells of halo on every face: covers a half-span of 3/2 */
 /* Materials an indexed grid holds at most: each coefficient's table (kernel.h, COEF_INDEXED) has
  * one value a material, and the step engine allocates them whole. */
 enum { MAX_MATERIALS = 16 };
+/* A component's coefficients: da[0..MAX_LEVELS) then db[0..MAX_GROUPS), a table of them per material. */
+enum { MAX_COEFS = MAX_LEVELS + MAX_GROUPS };
 
 /* The transverse shifts sigma of a term group, in the two axes normal to the derivative. */
 enum shift_set { SHIFTS_NONE, SHIFTS_AXES, SHIFTS_DIAGONALS };
