@@ -1,7 +1,7 @@
 /* The one calling convention of every generated kernel, CPU and GPU alike.
  *
- * Arrays hold (nx+2*HALO) x (ny+2*HALO) x (nz+2*HALO) values, x fastest; interior cell
- * (i,j,k), 0-based, lives at ((k+HALO)*sz/sy... i.e. at grid_index(). A kernel writes
+ * Arrays hold (nx+2*HALO) x (ny+2*HALO) x (nz+2*HALO) values, x fastest (grid_strides,
+ * grid_values); interior cell (i,j,k), 0-based, lives at grid_index(). A kernel writes
  * out[] on the interior only and reads:
  *   level[l]  the updated field at old time level l (level[0] the newest);
  *   plus      the first curl term's field, minus the second one (spec.h, component_sources);
@@ -49,6 +49,22 @@ struct kernel_args {
 static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
 {
     return (long)(k + HALO) * a->sz + (long)(j + HALO) * a->sy + (i + HALO);
+}
+
+/* The layout every grid array has, for a grid of n[0] x n[1] x n[2] interior nodes: its row and
+ * plane strides (struct kernel_args's sy and sz) and the values it holds. Every allocation and
+ * every kernel's strides come from here, so that the layout has one place. */
+static inline void grid_strides(const int n[3], long *sy, long *sz)
+{
+    *sy = n[0] + 2L * HALO;
+    *sz = *sy * (n[1] + 2L * HALO);
+}
+
+static inline size_t grid_values(const int n[3])
+{
+    long sy, sz;
+    grid_strides(n, &sy, &sz);
+    return (size_t)sz * (size_t)(n[2] + 2 * HALO);
 }
 
 enum device { DEV_CPU, DEV_GPU };

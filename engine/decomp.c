@@ -71,7 +71,9 @@ static int open_faces(const struct decomp_config *d, int s)
 
 static double padded_plane(const struct step_config *c)
 {
-    return (double)(c->grid[0] + 2 * HALO) * (c->grid[1] + 2 * HALO);
+    long sy, sz;
+    grid_strides(c->grid, &sy, &sz);
+    return (double)sz;
 }
 
 double decomp_halo_bytes(const struct decomp_config *d)

@@ -462,9 +462,8 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
         snprintf(why, n, "variant %s has no layer passes: not with a CPML", c->variant);
         goto fail;
     }
-    m->sy = c->grid[0] + 2 * HALO;
-    m->sz = m->sy * (c->grid[1] + 2 * HALO);
-    m->cells = (size_t)m->sz * (size_t)(c->grid[2] + 2 * HALO);
+    grid_strides(c->grid, &m->sy, &m->sz);
+    m->cells = grid_values(c->grid);
     m->bytes = m->cells * real_size(c->precision);
     for (int comp = 0; comp < NCOMPONENTS; comp++)
         if (!(m->k[comp] = step_kernel(c, comp))) {
@@ -655,7 +654,7 @@ void step_prepare(const struct step_config *c)
             struct kernel_args a[3];
             memset(a, 0, sizeof a);
             a[0].nx = c->grid[0], a[0].ny = c->grid[1], a[0].nz = c->grid[2];
-            a[0].sy = c->grid[0] + 2 * HALO, a[0].sz = a[0].sy * (c->grid[1] + 2 * HALO);
+            grid_strides(c->grid, &a[0].sy, &a[0].sz);
             memcpy(a[0].block, c->block, sizeof a[0].block);
             a[0].nodes = c->nodes > 0 ? c->nodes : 1, a[0].rows = c->rows, a[0].stages = c->stages;
             a[0].regs = c->regs, a[0].tsteps = step_tsteps(c);

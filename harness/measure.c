@@ -78,14 +78,11 @@ void verify_geometry(const struct run_config *c, int out[3])
     }
 }
 
-static size_t grid_cells(const int g[3]) { return (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
-
 void launch_geometry(struct kernel_args *a, const int g[3], const int block[3], int nodes, int rows, int stages)
 {
     memset(a, 0, sizeof *a);
     a->nx = g[0], a->ny = g[1], a->nz = g[2];
-    a->sy = g[0] + 2 * HALO;
-    a->sz = a->sy * (g[1] + 2 * HALO);
+    grid_strides(g, &a->sy, &a->sz);
     memcpy(a->block, block, sizeof a->block);
     a->nodes = nodes, a->rows = rows, a->stages = stages;
 }
@@ -160,7 +157,7 @@ enum { INDEXED_MATERIALS = 5 };
 
 size_t run_bytes(const struct run_config *c)
 {
-    return grid_cells(c->grid) * ((size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8) +
+    return grid_values(c->grid) * ((size_t)array_count(c->scheme, c->coef) * (c->precision == F32 ? 4 : 8) +
                                   (c->coef == COEF_INDEXED)); /* one byte of index per cell */
 }
 
@@ -299,7 +296,7 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
     rng_state = (unsigned long long)time(NULL) * 2654435761ull + ++calls * 0x9E3779B97F4A7C15ull;
     unsigned long long seed = rng_state;
     int p = k->precision, L = s->levels, G = s->ngroups;
-    size_t cells = grid_cells(grid), size = p == F32 ? 4 : 8;
+    size_t cells = grid_values(grid), size = p == F32 ? 4 : 8;
     struct kernel_args a;
     struct reference_inputs in = {0};
     launch_geometry(&a, grid, block, nodes, rows, stages);
@@ -468,7 +465,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     r->verified = !c->screening;
 
     int L = s->levels, G = s->ngroups, narrays = array_count(s, c->coef);
-    size_t cells = grid_cells(c->grid);
+    size_t cells = grid_values(c->grid);
     void *arrays[2 * MAX_LEVELS + MAX_GROUPS + 2] = {0};
     for (int i = 0; i < narrays; i++)
         if (!(arrays[i] = b->alloc(cells * (c->precision == F32 ? 4 : 8)))) {

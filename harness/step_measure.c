@@ -25,8 +25,6 @@ const char *step_kernel_variant(enum device d, const char *name)
     return name;
 }
 
-static double padded(const int g[3]) { return (double)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO); }
-
 int step_slabs(const struct step_run *c) { return c->slabs > 1 ? c->slabs : 1; }
 
 struct decomp_config step_decomp(const struct step_run *c)
@@ -55,7 +53,7 @@ int step_fits(const struct step_run *c, const struct device_desc *d, char *why, 
     /* the arrays, plus one host staging array on the CPU (the same memory) */
     double per_cell = step_memory_bytes(sc) +
                       (sc->b->device == DEV_CPU ? (sc->precision == F32 ? 4 : 8) : 0);
-    double need = per_cell * padded(sc->grid);
+    double need = per_cell * (double)grid_values(sc->grid);
     if (need <= 0.8 * (double)d->memory_bytes) return 0;
     snprintf(why, n, "grid %dx%dx%d: a %s step needs %.1f GB (%.0f bytes per cell), more than 80%% of the %s's %.1f GB",
              sc->grid[0], sc->grid[1], sc->grid[2], sc->s->name, need / 1e9, per_cell, device_names[sc->b->device],
@@ -142,7 +140,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
      * paired with the last figure measured, without a pass (on a machine with a large cache the
      * probe's arrays are gigabytes, and a small step would wait on it), as measure() does. */
     const int devices = c->per_gpu ? whole.slabs : 1; /* rates per device, against one device's probe */
-    r->cache_resident = fits_in_cache(step_memory_bytes(&c->c) * padded(c->c.grid) / devices, d);
+    r->cache_resident = fits_in_cache(step_memory_bytes(&c->c) * (double)grid_values(c->c.grid) / devices, d);
     double *ms = malloc(sizeof(double) * 4 * (size_t)c->reps), *gbs = ms + c->reps, *layer = gbs + c->reps,
            *layer_gbs = layer + c->reps;
     struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */

@@ -73,8 +73,9 @@ int main(int argc, char **argv)
     }
     a->block[1] = argc >= 8 ? atoi(argv[6]) : 0, a->block[2] = argc >= 8 ? atoi(argv[7]) : 1;
     a->nodes = argc == 9 ? atoi(argv[8]) : 1;
-    a->sy = a->nx + 2 * HALO, a->sz = a->sy * (a->ny + 2 * HALO);
-    const size_t cells = (size_t)a->sz * (a->nz + 2 * HALO), bytes = cells * (k->precision == F32 ? 4 : 8);
+    const int n[3] = {a->nx, a->ny, a->nz};
+    grid_strides(n, &a->sy, &a->sz);
+    const size_t cells = grid_values(n), bytes = cells * (k->precision == F32 ? 4 : 8);
     /* each component's levels and coefficients (arrays; indexed: tables; uniform: unused), the
      * source fields (a fused kernel's three, by axis, as the step engine passes them), a material
      * byte per cell */

@@ -171,11 +171,11 @@ static int run_on_inputs(const struct kernel_entry *k, double *out)
     const struct scheme *s = scheme_find(k->scheme);
     enum { MAX_ARRAYS = 2 * MAX_LEVELS + MAX_GROUPS + 2 };
     const int *g = verify_grid;
-    const size_t cells = (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO), size = k->precision == F32 ? 4 : 8;
+    const size_t cells = grid_values(g), size = k->precision == F32 ? 4 : 8;
     void *arr[MAX_ARRAYS] = {0};
-    struct kernel_args a = {.nx = g[0], .ny = g[1], .nz = g[2], .sy = g[0] + 2 * HALO,
-                            .sz = (long)(g[0] + 2 * HALO) * (g[1] + 2 * HALO), .block = {k->traits.block[0],
-                            k->traits.block[1], k->traits.block[2]}, .nodes = k->traits.nodes};
+    struct kernel_args a = {.nx = g[0], .ny = g[1], .nz = g[2], .block = {k->traits.block[0], k->traits.block[1],
+                            k->traits.block[2]}, .nodes = k->traits.nodes};
+    grid_strides(g, &a.sy, &a.sz);
     int n = 0;
     for (int i = 0; i < s->levels + 2 + (k->coef == COEF_ARRAY ? s->levels + s->ngroups : 0); i++) {
         if (!(arr[n] = gpu->alloc(cells * size))) return -1;
@@ -205,7 +205,7 @@ static void test_nvrtc_matches_nvcc(void)
     const char *nvcc = getenv("NVCC_PATH");
     if (!nvcc || !nvcc[0]) SKIP("no nvcc to compare with (NVCC_PATH unset: run.sh sets it where nvcc is on the PATH)");
     const int *g = verify_grid;
-    const size_t cells = (size_t)(g[0] + 2 * HALO) * (g[1] + 2 * HALO) * (g[2] + 2 * HALO);
+    const size_t cells = grid_values(g);
     int n = 0, differ = 0, idx[4 * MAX_SCHEMES * NCOMPONENTS];
     for (int i = 0; i < gpu_kernel_table_len && n < 4 * MAX_SCHEMES * NCOMPONENTS; i++)
         if (!strcmp(gpu_kernel_table[i].variant, "tile25d")) idx[n++] = i;
