@@ -215,12 +215,14 @@ int cli_gzipped(const char *path)
     return n > 3 && !strcmp(path + n - 3, ".gz");
 }
 
-/* A .gz file's text, from gzip -dc started without a shell (nothing in the path to quote):
- * the read end of its output, its process in *pid; NULL with errno set when it cannot start. */
+/* A .gz file's text, from gzip -dc started without a shell (nothing in the path to quote): the read
+ * end of its output, its process in *pid. A file that cannot be read, or a gzip that cannot start,
+ * ends the run with a line saying which. */
 static FILE *gunzip_pipe(const char *path, pid_t *pid)
 {
+    if (access(path, R_OK)) cli_error("cannot read '%s': %s", path, strerror(errno));
     int fd[2];
-    if (pipe(fd)) return NULL;
+    if (pipe(fd)) cli_error("%s: no pipe for gzip -dc: %s", path, strerror(errno));
     posix_spawn_file_actions_t io;
     int rc = posix_spawn_file_actions_init(&io);
     if (!rc) {
@@ -231,13 +233,10 @@ static FILE *gunzip_pipe(const char *path, pid_t *pid)
         rc = posix_spawnp(pid, "gzip", &io, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&io);
     }
+    if (rc) cli_error("%s: cannot start gzip -dc: %s", path, strerror(rc));
     close(fd[1]);
-    FILE *f = rc ? NULL : fdopen(fd[0], "r");
-    if (!f) {
-        close(fd[0]);
-        if (!rc) waitpid(*pid, NULL, 0);
-        errno = rc ? rc : errno;
-    }
+    FILE *f = fdopen(fd[0], "r");
+    if (!f) cli_error("%s: cannot read gzip -dc's output: %s", path, strerror(errno));
     return f;
 }
 
@@ -255,7 +254,8 @@ char *cli_read_text(const char *path)
     fclose(f);
     int status = 0;
     if (gzip && (waitpid(gzip, &status, 0) != gzip || !WIFEXITED(status) || WEXITSTATUS(status)))
-        cli_error("%s: gzip -dc failed (wait status %d)", path, status);
+        cli_error("%s: gzip -dc failed (%s %d)", path, WIFSIGNALED(status) ? "signal" : "exit status",
+                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
     t[n] = '\0';
     if (strlen(t) != n) cli_error("%s: not a text file (holds a NUL byte)", path);
     return t;

@@ -176,5 +176,21 @@ if [ $rc -eq 0 ] && [ "$(echo "$out" | tail -n 1)" = "$(echo "$plain" | tail -n 
 else
     result gzipped_file "exit status $rc: $(echo "$out" | tail -n 3)"
 fi
+# A .gz file that is missing, or is no gzip file, or with no gzip to read it: one line naming it, exit 2.
+echo "not gzip" >"$tmp/bad.csv.gz"
+errors=""
+for case in "missing|$tmp/none.csv.gz|cannot read '$tmp/none.csv.gz'" "bad|$tmp/bad.csv.gz|$tmp/bad.csv.gz: gzip -dc failed (exit status 1)" \
+    "nogzip|$tmp/old.csv.gz|$tmp/old.csv.gz: cannot start gzip -dc"; do
+    name=${case%%|*} rest=${case#*|}
+    file=${rest%%|*} want=${rest#*|}
+    if [ "$name" = nogzip ]; then
+        out=$(PATH=/nonexistent "$bin" compare "$file" "$tmp/new.csv" 2>&1)
+    else
+        out=$("$bin" compare "$file" "$tmp/new.csv" 2>&1)
+    fi
+    rc=$?
+    [ $rc -eq 2 ] && echo "$out" | grep -qF "fdtdbench: $want" || errors="$errors$name: exit status $rc: $out\n"
+done
+result gzipped_file_errors "$(printf "$errors")"
 
 summary
