@@ -52,8 +52,8 @@ static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
 }
 
 /* The layout every grid array has, for a grid of n[0] x n[1] x n[2] interior nodes: its row and
- * plane strides (struct kernel_args's sy and sz) and the values it holds. Every allocation and
- * every kernel's strides come from here, so that the layout has one place. */
+ * plane strides (struct kernel_args's sy and sz) and the values it holds. The bench, the step
+ * engine and the tools size their arrays and set their strides from here: the layout's one place. */
 static inline void grid_strides(const int n[3], long *sy, long *sz)
 {
     *sy = n[0] + 2L * HALO;
