@@ -179,18 +179,14 @@ fi
 # A .gz file that is missing, or is no gzip file, or with no gzip to read it: one line naming it, exit 2.
 echo "not gzip" >"$tmp/bad.csv.gz"
 errors=""
-for case in "missing|$tmp/none.csv.gz|cannot read '$tmp/none.csv.gz'" "bad|$tmp/bad.csv.gz|$tmp/bad.csv.gz: gzip -dc failed (exit status 1)" \
-    "nogzip|$tmp/old.csv.gz|$tmp/old.csv.gz: cannot start gzip -dc"; do
-    name=${case%%|*} rest=${case#*|}
-    file=${rest%%|*} want=${rest#*|}
-    if [ "$name" = nogzip ]; then
-        out=$(PATH=/nonexistent "$bin" compare "$file" "$tmp/new.csv" 2>&1)
-    else
-        out=$("$bin" compare "$file" "$tmp/new.csv" 2>&1)
-    fi
+gz_error() { # WANT FILE [PATH]: compare FILE (with that PATH) exits 2 with the line WANT
+    out=$(PATH=${3:-$PATH} "$bin" compare "$2" "$tmp/new.csv" 2>&1)
     rc=$?
-    [ $rc -eq 2 ] && echo "$out" | grep -qF "fdtdbench: $want" || errors="$errors$name: exit status $rc: $out\n"
-done
+    [ $rc -eq 2 ] && echo "$out" | grep -qF "fdtdbench: $1" || errors="$errors$2: exit status $rc: $out\n"
+}
+gz_error "cannot read '$tmp/none.csv.gz'" "$tmp/none.csv.gz"
+gz_error "$tmp/bad.csv.gz: gzip -dc failed (exit status 1)" "$tmp/bad.csv.gz"
+gz_error "$tmp/old.csv.gz: cannot start gzip -dc" "$tmp/old.csv.gz" /nonexistent
 result gzipped_file_errors "$(printf "$errors")"
 
 summary
