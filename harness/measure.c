@@ -487,7 +487,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     a.plus = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 21, -1, 1);
     a.minus = arrays[at], b->fill_random(arrays[at++], cells, c->precision, 22, -1, 1);
     /* Indexed: slabs of materials, each table entry up to 2% below the real value. */
-    void *tables[MAX_LEVELS + MAX_GROUPS] = {0}, *index_dev = NULL;
+    void *tables[MAX_COEFS] = {0}, *index_dev = NULL;
     int ntables = 0;
     if (c->coef == COEF_INDEXED && !(a.index = index_dev = upload_index(b, cells, 0, NULL))) {
         for (int i = 0; i < narrays; i++) b->release(arrays[i]);
