@@ -240,6 +240,8 @@ static FILE *gunzip_pipe(const char *path, pid_t *pid)
     return f;
 }
 
+/* The buffer is freed before each error below: cli_error exits, and the sanitizers' leak check in
+ * CI counts what is still allocated then. */
 char *cli_read_text(const char *path)
 {
     pid_t gzip = 0;
@@ -248,15 +250,28 @@ char *cli_read_text(const char *path)
     size_t n = 0, cap = 1 << 16;
     char *t = malloc(cap);
     for (size_t got; t && (got = fread(t + n, 1, cap - n - 1, f)) > 0;)
-        if ((n += got) + 1 == cap) t = realloc(t, cap *= 2);
+        if ((n += got) + 1 == cap) {
+            char *grown = realloc(t, cap *= 2);
+            if (!grown) free(t);
+            t = grown;
+        }
     if (!t) cli_fail("out of memory");
-    if (ferror(f)) cli_error("cannot read '%s': %s", path, strerror(errno));
+    if (ferror(f)) {
+        int err = errno;
+        free(t);
+        cli_error("cannot read '%s': %s", path, strerror(err));
+    }
     fclose(f);
     int status = 0;
-    if (gzip && (waitpid(gzip, &status, 0) != gzip || !WIFEXITED(status) || WEXITSTATUS(status)))
+    if (gzip && (waitpid(gzip, &status, 0) != gzip || !WIFEXITED(status) || WEXITSTATUS(status))) {
+        free(t);
         cli_error("%s: gzip -dc failed (%s %d)", path, WIFSIGNALED(status) ? "signal" : "exit status",
                   WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    }
     t[n] = '\0';
-    if (strlen(t) != n) cli_error("%s: not a text file (holds a NUL byte)", path);
+    if (strlen(t) != n) {
+        free(t);
+        cli_error("%s: not a text file (holds a NUL byte)", path);
+    }
     return t;
 }

@@ -29,6 +29,7 @@ shift $((OPTIND - 1))
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 jobs=${JOBS:-$(nproc)}
 BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac # an absolute BUILD (make test BUILD=/tmp/x) as given
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 build() { # SIDE MAKE-ARGS...: its output kept apart from the runs' lines, shown if it fails
@@ -43,11 +44,11 @@ build new -j"$jobs" BUILD="$BUILD"
 build old -C "$OLD" -j"$jobs" BUILD=build
 for ((round = 1; round <= rounds; round++)); do
     for side in old new; do
-        bin=$PWD/$BUILD/fdtdbench
+        bin=$BUILD/fdtdbench
         [ $side = old ] && bin=$(cd "$OLD" && pwd)/build/fdtdbench
         for args in "$@"; do
             # shellcheck disable=SC2086 # ARGS is a command line: split it into words
-            out=$(FDTDBENCH_CACHE=$PWD/$BUILD/ab-cache-$side "$bin" $args --results "$scratch" 2>&1)
+            out=$(FDTDBENCH_CACHE=$BUILD/ab-cache-$side "$bin" $args --results "$scratch" 2>&1)
             kept=$(echo "$out" | grep -E "^ +($keys) " | awk '{printf "%s=%s ", $1, $2}')
             echo "$side $args: ${kept:-$(echo "$out" | tail -n 2 | tr '\n' ' ')}"
         done
