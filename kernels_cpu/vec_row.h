@@ -97,14 +97,10 @@ static inline void zstore_F64(double *p, unsigned mask, vec_F64 v)
 static inline int min_int(int x, int y) { return x < y ? x : y; }
 static inline int tile_or(int t, int whole) { return t > 0 ? t : whole; }
 
-/* The node counts along z each kernel is compiled for (its row function's cases): two cut FV24's
- * loads per update by a sixth; four gained a few percent more (llvm-mca) for three times the
- * code, which the sanitizer build compiles for minutes. */
-static inline int znodes_compiled(int nodes) { return nodes == 1 || nodes == 2; }
-
 /* The checks of launch a that every variant compiled for strides and node counts makes: the
- * strides it was compiled for, 1 or 2 nodes along z. 0, or -1 saying why. */
-static inline int strides_accepts(const struct kernel_args *a, const char *variant, char *why, size_t n)
+ * strides it was compiled for, and 1 or 2 nodes along z, or `most` (its row function's cases:
+ * 2 for the fused step and the wave, 4 for regz and regza). 0, or -1 saying why. */
+static inline int strides_accepts(const struct kernel_args *a, const char *variant, int most, char *why, size_t n)
 {
     if (a->sy != STRIDE_Y(a) || a->sz != STRIDE_Z(a)) {
         snprintf(why, n, "this %s kernel was compiled for rows of %ld and planes of %ld values (a grid of %ld x %ld "
@@ -112,8 +108,10 @@ static inline int strides_accepts(const struct kernel_args *a, const char *varia
                  STRIDE_Z(a) / STRIDE_Y(a), a->sy, a->sz);
         return -1;
     }
-    if (!znodes_compiled(a->nodes > 0 ? a->nodes : 1)) {
-        snprintf(why, n, "%s takes 1 or 2 nodes along z, not %d", variant, a->nodes);
+    const int nodes = a->nodes > 0 ? a->nodes : 1;
+    if (nodes != 1 && nodes != 2 && nodes != most) {
+        snprintf(why, n, "%s takes 1, 2%s%.0d nodes along z, not %d", variant, most > 2 ? " or " : "", most > 2 ? most : 0,
+                 a->nodes);
         return -1;
     }
     return 0;
