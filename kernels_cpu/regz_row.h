@@ -32,7 +32,7 @@ static inline int regz_accepts(const struct kernel_args *a, const char *variant,
  * variables, advanced here) as bodies of four, two and one node along z: FOUR, TWO and ONE, each
  * at `first`. Four cut the loads per update again where neighbouring nodes share points (FV24's
  * share 15 of 40): in cache on an AVX-512 Xeon regz ran 4-7% and regza 9-27% faster than with two
- * (S44's regza excepted; docs/performance-notes.md), for a third more compile time of the two. */
+ * (S44's regza excepted; docs/performance-notes.md), for a quarter more compile time of the two. */
 #define REGZ_PASS(nodes, first, FOUR, TWO, ONE)                                                   \
     do {                                                                                          \
         for (; (nodes) >= 4; (nodes) -= 4, (first) += 4 * sz) FOUR;                              \
