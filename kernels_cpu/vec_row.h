@@ -110,8 +110,8 @@ static inline int strides_accepts(const struct kernel_args *a, const char *varia
     }
     const int nodes = a->nodes > 0 ? a->nodes : 1;
     if (nodes != 1 && nodes != 2 && nodes != most) {
-        snprintf(why, n, "%s takes 1, 2%s%.0d nodes along z, not %d", variant, most > 2 ? " or " : "", most > 2 ? most : 0,
-                 a->nodes);
+        if (most > 2) snprintf(why, n, "%s takes 1, 2 or %d nodes along z, not %d", variant, most, a->nodes);
+        else snprintf(why, n, "%s takes 1 or 2 nodes along z, not %d", variant, a->nodes);
         return -1;
     }
     return 0;
