@@ -1,7 +1,7 @@
 /* The one calling convention of every generated kernel, CPU and GPU alike.
  *
- * Arrays hold (nx+2*HALO) x (ny+2*HALO) x (nz+2*HALO) values, x fastest (grid_strides,
- * grid_values); interior cell (i,j,k), 0-based, lives at grid_index(). A kernel writes
+ * Arrays hold (nx+2*HALO) x (ny+2*HALO) x (nz+2*HALO) values, x fastest, rows padded to
+ * GRID_ROW_VALUES (grid_strides, grid_values); interior cell (i,j,k), 0-based, lives at grid_index(). A kernel writes
  * out[] on the interior only and reads:
  *   level[l]  the updated field at old time level l (level[0] the newest);
  *   plus      the first curl term's field, minus the second one (spec.h, component_sources);
@@ -53,10 +53,17 @@ static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
 
 /* The layout every grid array has, for a grid of n[0] x n[1] x n[2] interior nodes: its row and
  * plane strides (struct kernel_args's sy and sz) and the values it holds. The bench, the step
- * engine and the tools size their arrays and set their strides from here: the layout's one place. */
+ * engine and the tools size their arrays and set their strides from here: the layout's one place.
+ * A row is padded to GRID_ROW_VALUES values, a whole number of 32-byte GPU sectors in either
+ * precision, so that every row starts where the first does: the GPU's tiled kernels copy rows in
+ * 16-byte pieces, two to a sector, and a row that starts mid-sector splits its sectors between
+ * quarter-warps, which fetch them twice (at 512^3, rows of 516 floats: tile25d 2-4 points of the
+ * probe slower than rows of 520; docs/performance-notes.md, "a ring row's pieces"). */
+enum { GRID_ROW_VALUES = 8 };
+
 static inline void grid_strides(const int n[3], long *sy, long *sz)
 {
-    *sy = n[0] + 2L * HALO;
+    *sy = (n[0] + 2L * HALO + GRID_ROW_VALUES - 1) / GRID_ROW_VALUES * GRID_ROW_VALUES;
     *sz = *sy * (n[1] + 2L * HALO);
 }
 

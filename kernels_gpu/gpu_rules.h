@@ -49,14 +49,25 @@ GPU_RULE int tile25d_min_blocks(int rows, int stages, int nnode)
     return rows >= 4 ? (stages == 2 && nnode >= 4 ? 1 : 2) : rows == 2 ? 1 : 0;
 }
 
+/* tile25d and fused25d: a ring row's values, the tile's bx and HALO on each side rounded up to a
+ * whole number of 32-byte sectors. A warp's 16-byte cp.async pieces go to L2 a quarter-warp at a
+ * time, and the two pieces of a sector in different quarters fetch it twice: with rows of an odd
+ * number of pieces (bx + 4 floats, bx a multiple of 8) half of them did. A copy of such rows read
+ * 5.5 M sectors from L2 where rows 4 floats wider read 3.9 M (H200, notes: "a ring row's pieces"). */
+GPU_RULE int tile_ring_width(int bx, int real_size)
+{
+    const int sector = 32 / real_size;
+    return (bx + 2 * HALO + sector - 1) / sector * sector;
+}
+
 /* tile25d's shared memory for a tile of bx x ht nodes (ht = rows x by), `stages` deep: the rings
  * of the plus field (its points span rows py0..py1 and planes pz0..pz1 about the node), of the
  * minus field, and of the node's operands unless they are in registers. In values of the
- * kernel's precision; the kernel lays its rings out in this order. */
+ * kernel's precision (real_size bytes); the kernel lays its rings out in this order. */
 GPU_RULE long tile25d_smem_values(int bx, int ht, int stages, int py0, int py1, int pz0, int pz1, int my0, int my1,
-                                  int mz0, int mz1, int nnode)
+                                  int mz0, int mz1, int nnode, int real_size)
 {
-    return (long)(bx + 2 * HALO) *
+    return (long)tile_ring_width(bx, real_size) *
            (tile_ring_slots(pz0, pz1, stages) * (ht + py1 - py0) + tile_ring_slots(mz0, mz1, stages) * (ht + my1 - my0) +
             (node_operands_in_registers(nnode) ? 0 : tile_node_slots(stages)) * nnode * ht);
 }
@@ -90,13 +101,13 @@ GPU_RULE int fused25d_ahead(int nnode, int real_size) { return nnode * real_size
 GPU_RULE int fused25d_node_ring(int nnode, int real_size) { return nnode * real_size <= 12; }
 
 /* ... and with them, with indexed storage, the material byte: in registers it moved down a plane
- * each step as they did. Its ring's rows are the tile's (bx + 2 HALO bytes, copied 4 bytes at a
- * time: bx is a multiple of 4), tile_node_slots deep. Each step tuned again by both builds (H100,
+ * each step as they did. Its ring's rows are the tile's (tile_ring_width bytes, copied 4 bytes at
+ * a time: bx is a multiple of 4), tile_node_slots deep. Each step tuned again by both builds (H100,
  * 512^3): FV24, FV24-WB and S{2,2} indexed +6 to +7%, Yee indexed -0.4%. */
 GPU_RULE int fused25d_index_ring(int nnode, int real_size, int indexed) { return indexed && fused25d_node_ring(nnode, real_size); }
 
 /* fused25d's shared memory: the three source fields' rings, each field's tile ht + (y1 - y0) rows
- * of bx + 2 HALO values, tile_ring_slots(z0, z1) deep; then, with fused25d_node_ring, the node
+ * of tile_ring_width values, tile_ring_slots(z0, z1) deep; then, with fused25d_node_ring, the node
  * operands' ring: nnode tiles of ht such rows, tile_node_slots deep; then, with
  * fused25d_index_ring, the material bytes' (ht rows, as deep). In values; the kernel's layout. */
 GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], const int y1[3], const int z0[3],
@@ -105,9 +116,9 @@ GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], 
     long v = 0;
     for (int s = 0; s < 3; s++) v += (long)tile_ring_slots(z0[s], z1[s], stages) * (ht + y1[s] - y0[s]);
     if (fused25d_node_ring(nnode, real_size)) v += (long)tile_node_slots(stages) * nnode * ht;
-    v *= bx + 2 * HALO;
+    v *= tile_ring_width(bx, real_size);
     if (fused25d_index_ring(nnode, real_size, indexed))
-        v += ((long)tile_node_slots(stages) * ht * (bx + 2 * HALO) + real_size - 1) / real_size;
+        v += ((long)tile_node_slots(stages) * ht * tile_ring_width(bx, real_size) + real_size - 1) / real_size;
     return v;
 }
 

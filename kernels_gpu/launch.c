@@ -235,7 +235,7 @@ static void tile25d_shape(const struct facts *f, const struct kernel_args *a, st
     constant(s, "TILE_ROWS", t->rows), constant(s, "TILE_STAGES", t->stages);
     s->smem = (size_t)f->real * (size_t)tile25d_smem_values(t->block[0], t->rows * t->block[1], t->stages, f->lo[0][1],
                                                             f->hi[0][1], f->lo[0][2], f->hi[0][2], f->lo[1][1], f->hi[1][1],
-                                                            f->lo[1][2], f->hi[1][2], f->nnode);
+                                                            f->lo[1][2], f->hi[1][2], f->nnode, f->real);
 }
 
 static void tile25d_run(const void *fn, const struct shape *s)

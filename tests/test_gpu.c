@@ -98,17 +98,19 @@ static void compile_launches(void)
  * traits), in each scheme's Hx kernels, also at their default block and nodes with every row
  * count of 1, 2 and 4 and every pipeline depth of 1 to 3, FV24's and S44's f32 ones also with 8
  * rows and 4 stages (tiles of 4 to 64 rows of nodes, partial ones against 29; rings of 4 to 16
- * planes), and at a tile no power of two (40x3, 3 rows: any width compiles), on both grids; their
- * own default rows and depth must be taken. Each launch shape is one compilation (a second or
+ * planes), and at a tile no power of two (3 rows: any width compiles), on both grids; their own
+ * default rows and depth must be taken. Each launch shape is one compilation (a second or
  * so): these are about 1300. */
 static void test_every_kernel_matches_reference(void)
 {
     NEED_GPU();
     static const int blocks[][3] = {{32, 4, 2}, {16, 8, 8}}, flat_blocks[][3] = {{32, 4, 1}, {64, 2, 1}};
-    static const int nodes[] = {1, 3, 64}, rows[] = {1, 2, 4, 8}, stages[] = {1, 2, 3, 4}, odd_tile[3] = {40, 3, 1};
-    /* Rows of 48 values (44 + 2 * HALO) are 16-byte aligned in both precisions: the tiled
-     * variants' vector copies; verify_grid's rows of 41 take their value-by-value path. */
-    static const int aligned_grid[3] = {44, 29, 23};
+    static const int nodes[] = {1, 3, 64}, rows[] = {1, 2, 4, 8}, stages[] = {1, 2, 3, 4};
+    /* Rows are padded to whole sectors (kernel.h), so the tiled variants copy their rings in
+     * 16-byte pieces unless a tile's width is not a whole number of pieces: the 41-wide odd tile
+     * (on verify_grid) takes their value-by-value path, the 40-wide one the pieces. The 44-wide
+     * grid's rows have no padding. */
+    static const int aligned_grid[3] = {44, 29, 23}, odd_tiles[2][3] = {{41, 3, 1}, {40, 3, 1}};
     nlaunches = 0;
     for (int i = 0; i < gpu_kernel_table_len; i++) {
         const struct kernel_entry *k = &gpu_kernel_table[i];
@@ -122,12 +124,12 @@ static void test_every_kernel_matches_reference(void)
             }
         if (!t->block[0] || !t->rows || k->component != HX) continue;
         const int most = k->precision == F32 && (!strcmp(k->scheme, "fv24") || !strcmp(k->scheme, "s44")) ? 4 : 3;
-        for (int g = 0; g < 2; g++) { /* the value-by-value copies, and the 16-byte ones */
+        for (int g = 0; g < 2; g++) {
             const int *grid = g ? aligned_grid : verify_grid;
             for (int r = 0; r < most; r++)
                 for (int d = 0; d < most; d++)
                     add(k, grid, t->block, t->nodes, rows[r], stages[d], rows[r] == t->rows && stages[d] == t->stages, 1);
-            add(k, grid, odd_tile, 5, 3, t->stages, 1, 1);
+            add(k, grid, odd_tiles[g], 5, 3, t->stages, 1, 1);
         }
     }
     compile_launches();
@@ -157,7 +159,7 @@ static void test_every_kernel_matches_reference(void)
     printf("  %d kernels, %d launches verified on %dx%dx%d and %dx%dx%d: %d mismatches\n", gpu_kernel_table_len,
            verified_launches, verify_grid[0], verify_grid[1], verify_grid[2], aligned_grid[0], aligned_grid[1],
            aligned_grid[2], failures);
-    printf("  tiled variants: %d of them at each row count and pipeline depth they take, and a 40x3 tile\n", tiled);
+    printf("  tiled variants: %d of them at each row count and pipeline depth they take, and 41x3 and 40x3 tiles\n", tiled);
 }
 
 /* NVRTC's code computes what nvcc's computes from the same source (make kernel's): each tiled

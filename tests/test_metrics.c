@@ -58,7 +58,8 @@ static void test_memory_cube(void)
     struct run_config c = {.component = HX, .precision = F32, .coef = COEF_ARRAY, .device = DEV_CPU,
                            .grid = {300, 300, 300}};
     int n = memory_cube(c, &d);
-    /* Yee has the fewest arrays (5): (n + 4)^3 * 4 B * 5 > 4 * 1 GiB first at n = 595. */
+    /* Yee has the fewest arrays (5): rows of n + 4 values padded to 8, so
+     * 600 (n + 4)^2 * 4 B * 5 > 4 * 1 GiB first at n = 595. */
     CHECK(n == 595, "memory cube %d, want 595", n);
     for (int i = 0; i < scheme_count(); i++) {
         c.scheme = scheme_at(i);
