@@ -149,7 +149,13 @@ $(GEN)/builtin_specs.c: $(GEN)/generate $(SPECS) Makefile
 # and how the CPU kernels are compiled at run time: the compiler (its path) and every flag.
 # SOURCE_COMMIT names the commit where git cannot: a working tree copied without its history, as
 # the lent GPU machine's is (its git describes the session's first commit); e.g.
-# SOURCE_COMMIT=$(git rev-parse --short=12 HEAD) in the device call's command.
+# SOURCE_COMMIT=$(git rev-parse --short=12 HEAD) in the device call's command. Anything but a
+# commit id (7 to 40 hex digits) stops the build: every row it wrote would name a commit that is none.
+ifneq ($(SOURCE_COMMIT),)
+ifneq ($(shell printf '%s' '$(SOURCE_COMMIT)' | grep -Ex '[0-9a-f]{7,40}'),$(SOURCE_COMMIT))
+$(error SOURCE_COMMIT=$(SOURCE_COMMIT) is not a commit id (7 to 40 hex digits: git rev-parse --short=12 HEAD))
+endif
+endif
 $(GEN)/build_info.h: FORCE
 	@mkdir -p $(GEN)
 	@{ printf '#define BUILD_COMMIT "%s"\n' "$(if $(SOURCE_COMMIT),$(SOURCE_COMMIT),$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD -- 2>/dev/null || echo +dirty))"; \

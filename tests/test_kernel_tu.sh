@@ -67,4 +67,9 @@ out=$(make --no-print-directory -s kernel BUILD="$BUILD" SCHEME=fv24 COMPONENT=h
 result "make kernel prints the CPU kernel" "$(echo "$out" | grep -q 'k_fv24_hy_f32_array_plain_run' || echo "$out" | head -n 3)"
 out=$(make --no-print-directory -s kernel BUILD="$BUILD" SCHEME=fv24 DEVICE=gpu VARIANT=nosuch 2>&1)
 result "make kernel names the variants it has" "$(echo "$out" | grep -q "no variant 'nosuch'.*tile25d" || echo "$out")"
+# SOURCE_COMMIT names every row's commit: a word that is no commit id stops make before it builds.
+out=$(make --no-print-directory -n BUILD="$BUILD" SOURCE_COMMIT=a1b2 2>&1) && out="make went on: $out"
+result "make refuses a SOURCE_COMMIT that is no commit id" "$(echo "$out" | grep -q 'SOURCE_COMMIT=a1b2 is not a commit id' || echo "$out" | head -n 3)"
+out=$(make --no-print-directory -n BUILD="$BUILD" SOURCE_COMMIT=0123456789ab 2>&1) || out="make stopped: $out"
+result "make takes a SOURCE_COMMIT of 12 hex digits" "$(echo "$out" | grep -q 'not a commit id' && echo "$out" | head -n 3)"
 summary
