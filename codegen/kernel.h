@@ -1,8 +1,8 @@
 /* The one calling convention of every generated kernel, CPU and GPU alike.
  *
  * Arrays hold (nx+2*HALO) x (ny+2*HALO) x (nz+2*HALO) values, x fastest, rows padded to
- * GRID_ROW_VALUES (grid_strides, grid_values); interior cell (i,j,k), 0-based, lives at grid_index(). A kernel writes
- * out[] on the interior only and reads:
+ * GRID_ROW_VALUES (grid_strides, grid_values); interior cell (i,j,k), 0-based, lives at
+ * grid_index(). A kernel writes out[] on the interior only and reads:
  *   level[l]  the updated field at old time level l (level[0] the newest);
  *   plus      the first curl term's field, minus the second one (spec.h, component_sources);
  *   da[l], db[g]      position-dependent coefficients (COEF_ARRAY), or
@@ -56,9 +56,9 @@ static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
  * engine and the tools size their arrays and set their strides from here: the layout's one place.
  * A row is padded to GRID_ROW_VALUES values, a whole number of 32-byte GPU sectors in either
  * precision, so that every row starts where the first does: the GPU's tiled kernels copy rows in
- * 16-byte pieces, two to a sector, and a row that starts mid-sector splits its sectors between
- * quarter-warps, which fetch them twice (at 512^3, rows of 516 floats: tile25d 2-4 points of the
- * probe slower than rows of 520; docs/performance-notes.md, "a ring row's pieces"). */
+ * 16-byte pieces, and L2 served rows that start mid-sector 1.8 times the sectors they touch (at
+ * 512^3, rows of 516 floats: tile25d 2-4 points of the probe slower than rows of 520;
+ * docs/performance-notes.md, "a ring row's pieces"). */
 enum { GRID_ROW_VALUES = 8 };
 
 static inline void grid_strides(const int n[3], long *sy, long *sz)

@@ -50,10 +50,11 @@ GPU_RULE int tile25d_min_blocks(int rows, int stages, int nnode)
 }
 
 /* tile25d and fused25d: a ring row's values, the tile's bx and HALO on each side rounded up to a
- * whole number of 32-byte sectors. A warp's 16-byte cp.async pieces go to L2 a quarter-warp at a
- * time, and the two pieces of a sector in different quarters fetch it twice: with rows of an odd
- * number of pieces (bx + 4 floats, bx a multiple of 8) half of them did. A copy of such rows read
- * 5.5 M sectors from L2 where rows 4 floats wider read 3.9 M (H200, notes: "a ring row's pieces"). */
+ * whole number of 32-byte sectors, so that a row is an even number of 16-byte cp.async pieces.
+ * Rows of an odd number (bx + 4 floats, bx a multiple of 8) had L2 serve 1.4-1.5 times the
+ * sectors they touch: a copy of such rows read 5.5 M sectors where rows 4 floats wider read 3.9 M
+ * (H200), as if a sector whose two pieces fall in two quarter-warps were fetched by each (notes:
+ * "a ring row's pieces"). */
 GPU_RULE int tile_ring_width(int bx, int real_size)
 {
     const int sector = 32 / real_size;
