@@ -4,6 +4,7 @@
 # both sides alike:
 #   OLD=DIR bash scripts/ab.sh [-r ROUNDS] [-k KEYS] "ARGS" ...
 #   e.g. OLD=ab-old bash scripts/ab.sh -r 2 "step --device gpu --variant wave25d --scheme yee --coef uniform"
+#        OLD=ab-old bash scripts/ab.sh "sweep --device gpu --schemes all --grids 300,512 --variant tile25d"
 # DIR holds the base's sources, made here before a device call with
 #   mkdir ab-old && git archive BASE ':!results' | tar x -C ab-old
 # (ab-old is ignored: name it in the device call's carry), since the lent machine's copy carries
@@ -11,7 +12,9 @@
 # kernel cache. ARGS: a command that takes --results (step, bench, sweep, cost; run writes no CSV
 # and tune always writes under results/, so neither takes it). KEYS: the result lines kept, an
 # extended regex (mcells_per_s). Prints one line a run: "old|new ARGS:
-# key=value ...", or its last two lines where it printed none of KEYS (an error, a refusal).
+# key=value ...", or its last two lines where it printed none of KEYS (an error, a refusal); a
+# command that measures several rows (sweep, bench: "[i/n] ..." progress lines) one line a row,
+# "old|new ARGS: [i/n] row: figures".
 # Writes nothing under results/ (each run's CSV goes to a scratch folder). BUILD: the new
 # tree's build folder (build); the old tree builds in its own.
 set -u -o pipefail
@@ -50,7 +53,12 @@ for ((round = 1; round <= rounds; round++)); do
             # shellcheck disable=SC2086 # ARGS is a command line: split it into words
             out=$(FDTDBENCH_CACHE=$BUILD/ab-cache-$side "$bin" $args --results "$scratch" 2>&1)
             kept=$(echo "$out" | grep -E "^ +($keys) " | awk '{printf "%s=%s ", $1, $2}')
-            echo "$side $args: ${kept:-$(echo "$out" | tail -n 2 | tr '\n' ' ')}"
+            rows=$(echo "$out" | grep -E '^\[[0-9]+/[0-9]+\] ' | sed 's/ (ETA [^)]*)$//')
+            if [ -n "$rows" ] && [ -z "$kept" ]; then
+                echo "$rows" | while IFS= read -r row; do echo "$side $args: $row"; done
+            else
+                echo "$side $args: ${kept:-$(echo "$out" | tail -n 2 | tr '\n' ' ')}"
+            fi
         done
     done
 done
