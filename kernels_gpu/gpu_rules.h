@@ -114,12 +114,12 @@ GPU_RULE int fused25d_index_ring(int nnode, int real_size, int indexed) { return
 GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], const int y1[3], const int z0[3],
                                    const int z1[3], int nnode, int real_size, int indexed)
 {
+    const long w = tile_ring_width(bx, real_size);
     long v = 0;
     for (int s = 0; s < 3; s++) v += (long)tile_ring_slots(z0[s], z1[s], stages) * (ht + y1[s] - y0[s]);
     if (fused25d_node_ring(nnode, real_size)) v += (long)tile_node_slots(stages) * nnode * ht;
-    v *= tile_ring_width(bx, real_size);
-    if (fused25d_index_ring(nnode, real_size, indexed))
-        v += ((long)tile_node_slots(stages) * ht * tile_ring_width(bx, real_size) + real_size - 1) / real_size;
+    v *= w;
+    if (fused25d_index_ring(nnode, real_size, indexed)) v += (tile_node_slots(stages) * ht * w + real_size - 1) / real_size;
     return v;
 }
 
