@@ -298,17 +298,19 @@ static void test_launch_failures_reported(void)
     const struct kernel_entry *k = kernel_find(DEV_GPU, "yee", HX, F32, COEF_UNIFORM, "baseline");
     CHECK(k, "no yee hx f32 uniform baseline kernel");
     if (!k) return;
-    enum { N = 16, CELLS = (N + 2 * HALO) * (N + 2 * HALO) * (N + 2 * HALO) };
+    const int n[3] = {16, 16, 16};
+    const size_t cells = grid_values(n);
+    long sy, sz;
+    grid_strides(n, &sy, &sz);
     void *f[3];
     for (int i = 0; i < 3; i++) {
-        f[i] = gpu->alloc(CELLS * sizeof(float));
+        f[i] = gpu->alloc(cells * sizeof(float));
         CHECK(f[i], "alloc failed");
         if (!f[i]) return;
-        gpu->fill_random(f[i], CELLS, F32, 7 + i, -1, 1);
+        gpu->fill_random(f[i], cells, F32, 7 + i, -1, 1);
     }
-    struct kernel_args a = {.nx = N, .ny = N, .nz = N, .sy = N + 2 * HALO, .sz = (N + 2 * HALO) * (N + 2 * HALO),
-                            .out = f[0], .level = {f[0]}, .plus = f[1], .minus = f[2], .da_u = {1}, .db_u = {0.5},
-                            .block = {64, 64, 1}};
+    struct kernel_args a = {.nx = n[0], .ny = n[1], .nz = n[2], .sy = sy, .sz = sz, .out = f[0], .level = {f[0]},
+                            .plus = f[1], .minus = f[2], .da_u = {1}, .db_u = {0.5}, .block = {64, 64, 1}};
     char why[256] = "";
     double ms[3] = {0, 0, 0};
     CHECK(gpu->run_once(k->fn, &a, why, sizeof why) == -1 && why[0], "a 4096-thread block launched");
