@@ -382,6 +382,12 @@ double decomp_compiled_ms(const struct decomp *d)
     return step_compiled_ms(d->m[0]);
 }
 
+double decomp_occupancy_pct(const struct decomp *d)
+{
+    on(d, 0);
+    return step_occupancy_pct(d->m[0]);
+}
+
 /* ---- against the undivided step ------------------------------------------------------ */
 
 static unsigned long long rng;

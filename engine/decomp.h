@@ -62,6 +62,7 @@ void decomp_get(struct decomp *d, int comp, int level, double *v);
 int decomp_set_materials(struct decomp *d, const struct step_materials *mat, char *why, size_t n);
 void decomp_fill_random(struct decomp *d, unsigned seed);
 double decomp_compiled_ms(const struct decomp *d);
+double decomp_occupancy_pct(const struct decomp *d);
 
 /* `steps` whole steps, as step_run; then waits for every device. 0, or -1 with the reason. */
 int decomp_run(struct decomp *d, int steps, char *why, size_t n);

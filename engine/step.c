@@ -688,6 +688,21 @@ double step_compiled_ms(const struct stepper *m)
     return compiled ? sum : -1;
 }
 
+double step_occupancy_pct(const struct stepper *m)
+{
+    if (!m->c.b->occupancy_pct) return NAN;
+    double lowest = NAN;
+    const struct variant_traits *ft = step_fused_traits(m->c.b->device, m->c.variant);
+    for (int comp = 0; comp < NCOMPONENTS; comp++) {
+        if (!step_launches(ft, comp)) continue;
+        struct kernel_args a[3];
+        for (int q = 0; q < (m->fused ? 3 : 1); q++) component_args(m, comp + q, &a[q]);
+        const double pct = m->c.b->occupancy_pct(m->k[comp], a);
+        if (!(pct >= lowest)) lowest = pct; /* NAN: the first one */
+    }
+    return lowest;
+}
+
 /* A temporally blocked variant's steps (wave.h): passes of c.tsteps steps (the last one what is
  * left), each level's arguments those its half-step would have, in turn. */
 static int wave_steps(struct stepper *m, int steps, char *why, size_t n)

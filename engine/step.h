@@ -116,6 +116,9 @@ void step_prepare(const struct step_config *c);
 /* What compiling the step's kernels cost this process, in ms (backend.h's compiled_ms summed over
  * them), -1 if every one came from the kernel cache, NAN on a device that does not say. */
 double step_compiled_ms(const struct stepper *m);
+/* The lowest theoretical occupancy of the step's kernels (backend.h's occupancy_pct; the layer's
+ * passes not counted), NAN where the backend cannot say. */
+double step_occupancy_pct(const struct stepper *m);
 
 /* Advances `steps` whole steps and waits for the device. 0, or -1 with the reason. */
 int step_run(struct stepper *m, int steps, char *why, size_t n);

@@ -101,6 +101,11 @@ struct backend {
     /* The same for a CPML layer kernel (codegen/layer.h), which has one launch shape. */
     int (*prepare_layer)(const struct layer_entry *e, char *why, size_t n);
     double (*compiled_ms)(const struct kernel_entry *k, const struct kernel_args *a);
+    /* The theoretical occupancy of launch a of kernel k: the warps of the blocks that fit on one
+     * multiprocessor (CUDA's occupancy calculator, from the compiled kernel's registers and the
+     * launch's shared memory) as a percentage of the warps it holds; NAN where it cannot say;
+     * NULL on a device without such a limit (the CPU). */
+    double (*occupancy_pct)(const struct kernel_entry *k, const struct kernel_args *a);
     /* Several devices of the kind in one process (the GPU; NULL on the CPU): how many there are,
      * and which one the calls after use_device go to (a decomposed grid's slab each). use_device:
      * 0, or -1 with the reason. */

@@ -478,6 +478,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     struct kernel_args a;
     launch_geometry(&a, c->grid, c->block, c->nodes, c->rows, c->stages);
     r->kernel_ms = b->compiled_ms ? b->compiled_ms(k, &a) : NAN;
+    r->occupancy_pct = b->occupancy_pct ? b->occupancy_pct(k, &a) : NAN;
     int at = 0;
     for (int l = 0; l < L; l++) {
         a.level[l] = arrays[at];

@@ -120,6 +120,10 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
       "GPU: share of the row's timing (samples and the probe passes between them) that its power or thermal limit "   \
       "held the clocks down (NVML's violation counters); empty where the device cannot say",                           \
       NUM(m->r->clock_held_pct))                                                                                       \
+    X(occupancy_pct, "%", "%.3g", NULL, 1, NULL,                                                                       \
+      "GPU: the launch's theoretical occupancy, the warps of the blocks that fit on one multiprocessor (CUDA's "      \
+      "occupancy calculator: the compiled kernel's registers, the launch's shared memory) as a percentage of the "    \
+      "warps it holds; empty on the CPU", NUM(m->r->occupancy_pct))                                                   \
     X(gflops, "GFLOP/s", "%.6g", "GFLOP/s", 1, "%.1f", "achieved GFLOP/s: updates/s x flops per update",               \
       NUM(metric_num(METRIC_updates_per_s, m) * m->r->counts.flops / 1e9))                                             \
     X(clock_ghz, "GHz", "%.4g", NULL, 1, NULL,                                                                         \
@@ -234,6 +238,9 @@ struct step_record {
       "held the clocks down (NVML's violation counters); a row that reads high ran below its full clock, and where "  \
       "its kernels are not memory-bound its samples may spread; empty where the device cannot say",                   \
       NUM(m->r->clock_held_pct))                                                                                       \
+    X(occupancy_pct, "%", "%.3g", NULL, 1, NULL,                                                                       \
+      "GPU: the lowest theoretical occupancy of the step's kernels (the layer's passes not counted), as the update "  \
+      "rows' occupancy_pct; empty on the CPU", NUM(m->r->occupancy_pct))                                               \
     X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \
       "the layer's time per step (median of samples timed after each step sample): its passes alone, or where the "   \
       "update kernels make the corrections (CPU fused), the step's less the closed box's with the same kernels",      \

@@ -43,6 +43,7 @@ struct run_result {
     int verified;                      /* 1: matched the reference before timing */
     double kernel_ms;                  /* what compiling its kernel cost this run, -1 if it came from
                                         * the kernel cache (backend.h); NAN where not said */
+    double occupancy_pct;              /* the launch's theoretical occupancy (backend.h); NAN: not said */
 };
 
 /* How a kernel of device d was obtained, for the kernel_from column: "cc 812 ms" (the CPU's, by

@@ -135,6 +135,7 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         decomp_fill_random(m, 11); /* bounded: the coefficients are vacuum's at a stable Courant number */
     }
     r->kernel_ms = decomp_compiled_ms(m);
+    r->occupancy_pct = decomp_occupancy_pct(m);
     /* Each sample is one probe pass then `steps` steps (probe, steps, probe, steps, ...), so each
      * has a bandwidth figure from the same moment (probe_pairs). A grid that fits in the cache is
      * paired with the last figure measured, without a pass (on a machine with a large cache the

@@ -35,6 +35,7 @@ struct step_result {
     int cache_resident, verified;
     double kernel_ms; /* what compiling the step's kernels cost this run, -1 if every one came from the
                        * kernel cache (backend.h); NAN where not said */
+    double occupancy_pct; /* the lowest theoretical occupancy of the step's kernels (backend.h); NAN: not said */
     /* with a layer (c.pml > 0), else NaN: its passes timed alone after each sample's steps, per
      * step, and their share of bandwidth against the same probe samples; its reflection */
     double layer_ms, layer_pct_bw, layer_pct_bw_spread;

@@ -487,6 +487,7 @@ static double gpu_clocks_held_ns(double *at_ns)
 
 int gpu_kernel_prepare(const struct kernel_entry *k, const struct kernel_args *a, char *why, size_t n);
 double gpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_args *a);
+double gpu_kernel_occupancy_pct(const struct kernel_entry *k, const struct kernel_args *a);
 int gpu_layer_prepare(const struct layer_entry *e, char *why, size_t n);
 
 static const struct backend gpu = {
@@ -511,6 +512,7 @@ static const struct backend gpu = {
     .prepare = gpu_kernel_prepare,
     .prepare_layer = gpu_layer_prepare,
     .compiled_ms = gpu_kernel_compiled_ms,
+    .occupancy_pct = gpu_kernel_occupancy_pct,
     .devices = gpu_devices,
     .use_device = gpu_use_device,
 };

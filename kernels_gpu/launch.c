@@ -9,6 +9,7 @@
  * themselves (several where a grid exceeds CUDA's 65535 blocks in y or z). The kernels' parts of
  * the same rules (ring sizes, launch bounds) are in gpu_rules.h, which both include. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -565,6 +566,17 @@ int gpu_kernel_accepts(const struct kernel_entry *k, const struct kernel_args *a
     return 0;
 }
 
+/* Lets kernel fn of b take smem bytes of dynamic shared memory on the current device (beyond
+ * 48 KB CUDA asks for it to be said, per device). */
+static void allow_smem(const void *fn, struct built *b, size_t smem)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev >= GPU_MAX_DEVICES) dev = 0;
+    if (smem > 48 * 1024 && smem > b->smem_allowed[dev] &&
+        cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) == cudaSuccess)
+        b->smem_allowed[dev] = smem;
+}
+
 void gpu_kernel_launch(const struct kernel_entry *k, const struct kernel_args *a)
 {
     struct kstate *st = state_of(k);
@@ -572,11 +584,7 @@ void gpu_kernel_launch(const struct kernel_entry *k, const struct kernel_args *a
     shape_of(st, a, &s);
     struct built *b = build(st, &s);
     const void *fn = function_of(st, b);
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev >= GPU_MAX_DEVICES) dev = 0;
-    if (s.smem > 48 * 1024 && s.smem > b->smem_allowed[dev] &&
-        cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s.smem) == cudaSuccess)
-        b->smem_allowed[dev] = s.smem;
+    allow_smem(fn, b, s.smem);
     if (st->rule->run_all) st->rule->run_all(fn, &s, a);
     else st->rule->run(fn, &s);
 }
@@ -600,6 +608,23 @@ double gpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_
     shape_of(st, a, &s);
     const struct built *b = build(st, &s);
     return b->code.from_cache ? -1 : b->code.compile_ms;
+}
+
+double gpu_kernel_occupancy_pct(const struct kernel_entry *k, const struct kernel_args *a)
+{
+    struct kstate *st = state_of(k);
+    struct shape s;
+    shape_of(st, a, &s);
+    struct built *b = build(st, &s);
+    const void *fn = function_of(st, b);
+    allow_smem(fn, b, s.smem);
+    const int threads = (int)(s.block[0] * s.block[1] * s.block[2]), per_sm = gpu_device()->threads_per_sm;
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, s.smem) != cudaSuccess || per_sm <= 0) {
+        cudaGetLastError();
+        return NAN;
+    }
+    return 100.0 * blocks * ((threads + 31) / 32) / (per_sm / 32);
 }
 
 static void forget(struct kstate *st, int count)

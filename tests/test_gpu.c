@@ -259,6 +259,23 @@ static void test_default_launches_accepted(void)
     }
 }
 
+/* A launch's occupancy (the occupancy_pct column) is a share of the SM, and a deeper pipeline, more
+ * shared memory a block, leaves at most as many warps as a shallower one. */
+static void test_occupancy_reported(void)
+{
+    NEED_GPU();
+    const struct kernel_entry *k = kernel_find(DEV_GPU, "fv24", HX, F32, COEF_ARRAY, "tile25d");
+    CHECK(k && gpu->occupancy_pct, "no fv24 hx f32 array tile25d kernel, or no occupancy_pct");
+    if (!k || !gpu->occupancy_pct) return;
+    struct kernel_args a;
+    launch_geometry(&a, verify_grid, k->traits.block, k->traits.nodes, 1, 1);
+    const double shallow = gpu->occupancy_pct(k, &a);
+    launch_geometry(&a, verify_grid, k->traits.block, k->traits.nodes, 1, 3);
+    const double deep = gpu->occupancy_pct(k, &a);
+    CHECK(shallow > 0 && shallow <= 100, "occupancy %g%% at 1 stage", shallow);
+    CHECK(deep > 0 && deep <= shallow, "occupancy %g%% at 3 stages against %g%% at 1", deep, shallow);
+}
+
 /* More than 65535 blocks along y, then along z: the baseline kernels must loop over the rest. */
 static void test_grid_beyond_block_limits(void)
 {
@@ -375,6 +392,7 @@ int main(void)
     RUN(test_every_kernel_matches_reference);
     RUN(test_nvrtc_matches_nvcc);
     RUN(test_default_launches_accepted);
+    RUN(test_occupancy_reported);
     RUN(test_grid_beyond_block_limits);
     RUN(test_check_block);
     RUN(test_launch_failures_reported);
