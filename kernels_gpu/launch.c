@@ -577,14 +577,23 @@ static void allow_smem(const void *fn, struct built *b, size_t smem)
         b->smem_allowed[dev] = smem;
 }
 
+/* Launch a of kernel k as it runs: its shape in *s, its function, loaded and allowed the shape's
+ * shared memory. */
+static const void *ready(const struct kernel_entry *k, const struct kernel_args *a, struct kstate **st, struct shape *s)
+{
+    *st = state_of(k);
+    shape_of(*st, a, s);
+    struct built *b = build(*st, s);
+    const void *fn = function_of(*st, b);
+    allow_smem(fn, b, s->smem);
+    return fn;
+}
+
 void gpu_kernel_launch(const struct kernel_entry *k, const struct kernel_args *a)
 {
-    struct kstate *st = state_of(k);
+    struct kstate *st;
     struct shape s;
-    shape_of(st, a, &s);
-    struct built *b = build(st, &s);
-    const void *fn = function_of(st, b);
-    allow_smem(fn, b, s.smem);
+    const void *fn = ready(k, a, &st, &s);
     if (st->rule->run_all) st->rule->run_all(fn, &s, a);
     else st->rule->run(fn, &s);
 }
@@ -612,12 +621,9 @@ double gpu_kernel_compiled_ms(const struct kernel_entry *k, const struct kernel_
 
 double gpu_kernel_occupancy_pct(const struct kernel_entry *k, const struct kernel_args *a)
 {
-    struct kstate *st = state_of(k);
+    struct kstate *st;
     struct shape s;
-    shape_of(st, a, &s);
-    struct built *b = build(st, &s);
-    const void *fn = function_of(st, b);
-    allow_smem(fn, b, s.smem);
+    const void *fn = ready(k, a, &st, &s);
     const int threads = (int)(s.block[0] * s.block[1] * s.block[2]), per_sm = gpu_device()->threads_per_sm;
     int blocks = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, threads, s.smem) != cudaSuccess || per_sm <= 0) {
