@@ -243,8 +243,8 @@ struct step_record {
       "rows' occupancy_pct; empty on the CPU", NUM(m->r->occupancy_pct))                                               \
     X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \
       "the layer's time per step (median of samples timed after each step sample): its passes alone, or where the "   \
-      "update kernels make the corrections (CPU fused), the step's less the closed box's with the same kernels",      \
-      NUM(m->r->layer_ms))                                                                                             \
+      "update kernels make the corrections (CPU fused), the step's less the closed box's with the same kernels, "     \
+      "which is zero or below where the layer's cost is within the two timings' noise", NUM(m->r->layer_ms))         \
     X(layer_share, "%", "%.4g", "layer % of step", 1, "%.1f", "layer_ms as a percentage of median_ms",                 \
       NUM(100 * m->r->layer_ms / m->r->median_ms))                                                                     \
     X(layer_bytes, "B", "%g", NULL, 1, NULL,                                                                           \
@@ -253,10 +253,10 @@ struct step_record {
       "alone where the update kernels make the correction)",                                                           \
       NUM(m->c->c.pml ? step_layer_bytes(&m->c->c) : NAN))                                                            \
     X(layer_pct_bw, "%", "%.4g", "layer % of BW", 1, "%.1f",                                                           \
-      "the layer's GB/s (layer_bytes / layer_ms) as a percentage of the better probe, per sample as pct_bw",           \
-      NUM(m->r->layer_pct_bw))                                                                                         \
+      "the layer's GB/s (layer_bytes / layer_ms) as a percentage of the better probe, per sample as pct_bw; empty "   \
+      "where layer_ms is not above zero (no rate to give)", NUM(m->r->layer_ms > 0 ? m->r->layer_pct_bw : NAN))        \
     X(layer_pct_bw_spread, "points", "%.3g", NULL, 1, NULL, "max - min of those per-sample ratios",                    \
-      NUM(m->r->layer_pct_bw_spread))                                                                                  \
+      NUM(m->r->layer_ms > 0 ? m->r->layer_pct_bw_spread : NAN))                                                       \
     X(pml_reflection_db, "dB", "%.4g", "reflection (dB)", 1, "%.1f",                                                   \
       "the layer's reflection of a broadband pulse from a point source, 20 log10 of reflected over incident field "   \
       "(sim_pml_reflection), measured before timing",                                                                  \

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "measure.h"
 #include "metrics.h"
+#include "step_measure.h"
 
 static struct bandwidth probe(double copy, double second)
 {
@@ -120,6 +121,24 @@ static void test_measure_interleaves_probe_and_kernel(void)
 }
 
 /* A progress line says when the clocks were held down (clock_held_pct), and only then. */
+/* A CPU fused step's layer time is a difference of two timings, and where the layer costs less than
+ * their noise it comes out at or below zero: the table then gives no bandwidth for it, rather
+ * than a negative one. */
+static void test_layer_rate_only_for_a_positive_time(void)
+{
+    struct step_run c = {0};
+    c.c.pml = 10;
+    struct step_result r = {.median_ms = 10, .layer_ms = -0.5, .layer_pct_bw = -16, .layer_pct_bw_spread = 40};
+    const struct step_record m = {"step", &c, &r, NULL};
+    CHECK(isnan(step_num(STEP_layer_pct_bw, &m)) && isnan(step_num(STEP_layer_pct_bw_spread, &m)),
+          "a layer time of %g ms gave %g%% of the bandwidth", r.layer_ms, step_num(STEP_layer_pct_bw, &m));
+    CHECK(step_num(STEP_layer_share, &m) == -5, "layer share %g, want -5 (the measured difference)",
+          step_num(STEP_layer_share, &m));
+    r.layer_ms = 0.5, r.layer_pct_bw = 16;
+    CHECK(step_num(STEP_layer_pct_bw, &m) == 16 && step_num(STEP_layer_pct_bw_spread, &m) == 40, "%g%%, spread %g",
+          step_num(STEP_layer_pct_bw, &m), step_num(STEP_layer_pct_bw_spread, &m));
+}
+
 static void test_bw_text_says_clocks_held(void)
 {
     char buf[96];
@@ -138,5 +157,6 @@ int main(void)
     RUN(test_memory_cube);
     RUN(test_measure_interleaves_probe_and_kernel);
     RUN(test_bw_text_says_clocks_held);
+    RUN(test_layer_rate_only_for_a_positive_time);
     return TEST_SUMMARY();
 }
