@@ -70,6 +70,10 @@ struct backend {
      * sample's time per launch in ms[0..samples). Returns 0, or -1 with the reason in why. */
     int (*time_kernel)(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples,
                        double *ms, char *why, size_t n);
+    /* The CPU time the threads in use have run so far, summed over them (each one's own clock:
+     * time a thread spent descheduled does not count), in seconds; NULL on a GPU. Read before
+     * and after a sample, it gives the cycles the kernel had (cpu_ms). */
+    double (*threads_cpu_seconds)(void);
     /* Launch once and wait; 0, or -1 with the reason (a failed launch). */
     int (*run_once)(kernel_fn fn, const struct kernel_args *a, char *why, size_t n);
     /* The better of `passes` timed runs of each of the probe's two copies. Its arrays are

@@ -517,7 +517,7 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
      * kernel, ...), so each kernel sample has a bandwidth figure from the same moment. */
     const double t2 = omp_get_wtime();
     spent_setup += t2 - t1;
-    double once, *ms = malloc(sizeof(double) * (size_t)c->reps);
+    double once, *ms = malloc(sizeof(double) * 2 * (size_t)c->reps), *cpu_ms = ms + c->reps;
     struct bandwidth *probes = calloc((size_t)c->reps, sizeof *probes); /* zeros: what a probe does not set */
     int rc = ms && probes ? b->time_kernel(k->fn, &a, 1, 1, 1, &once, why, n) : -1;
     if (rc == 0) r->batch = once >= 20 ? 1 : (int)ceil(20 / (once > 1e-4 ? once : 1e-4));
@@ -530,10 +530,18 @@ int measure(const struct backend *b, const struct run_config *c, const struct de
     clocks_held_start(b, &held);
     for (int i = 0; rc == 0 && i < c->reps; i++) {
         b->probe_bandwidth(&probes[i], r->cache_resident ? 0 : 1);
-        rc = b->time_kernel(k->fn, &a, 1, r->batch, 1, &ms[i], why, n);
+        if (!b->threads_cpu_seconds) {
+            rc = b->time_kernel(k->fn, &a, 1, r->batch, 1, &ms[i], why, n);
+            continue;
+        }
+        rc = b->run_once(k->fn, &a, why, n); /* the warm-up apart: its CPU time is not the sample's */
+        const double cpu0 = b->threads_cpu_seconds();
+        if (rc == 0) rc = b->time_kernel(k->fn, &a, 0, r->batch, 1, &ms[i], why, n);
+        cpu_ms[i] = (b->threads_cpu_seconds() - cpu0) * 1e3 / r->batch / (r->threads > 0 ? r->threads : 1);
     }
     if (rc == 0) {
         result_metrics(c, r, ms, probes, c->reps);
+        r->cpu_ms = b->threads_cpu_seconds ? median(cpu_ms, c->reps) : NAN;
         r->clock_held_pct = clocks_held_pct(b, &held);
         const struct bandwidth *bw = &r->bw; /* the probe samples' medians */
         int limit = r->cache_resident ? CACHE_LIMIT : DRAM_LIMIT;

@@ -81,6 +81,10 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
     X(min_ms, "ms", "%.6g", NULL, 1, NULL, "fastest sample, per update of the grid", NUM(m->r->min_ms))                \
     X(median_ms, "ms", "%.6g", NULL, 1, NULL, "median sample, per update of the grid", NUM(m->r->median_ms))           \
     X(max_ms, "ms", "%.6g", NULL, 1, NULL, "slowest sample, per update of the grid", NUM(m->r->max_ms))                \
+    X(cpu_ms, "ms", "%.6g", NULL, 1, NULL,                                                                             \
+      "CPU: per update of the grid, the time its threads ran by their own CPU clocks (summed, over their number: "    \
+      "time a thread spent descheduled by the host does not count), median of the samples; empty on a GPU",           \
+      NUM(m->r->cpu_ms))                                                                                               \
     X(updates_per_s, "1/s", "%.6g", "M updates/s", 1e-6, "%.1f",                                                       \
       "single-component node updates per second (median of the timed samples)",                                        \
       NUM((double)m->c->grid[0] * m->c->grid[1] * m->c->grid[2] / (m->r->median_ms * 1e-3)))                           \
@@ -131,9 +135,11 @@ const char *m_commit(void), *m_compiler(void), *m_cflags(void);
       "median; empty on a GPU",                                                                                        \
       NUM(m->r->bw.clock_ghz > 0 ? m->r->bw.clock_ghz : NAN))                                                          \
     X(updates_per_cycle, "1/cycle", "%.4g", "updates/cycle/core", 1, "%.3f",                                           \
-      "CPU: updates per clock cycle per thread, one thread a core: updates_per_s / (threads x clock_ghz x 1e9)",       \
-      NUM(m->r->bw.clock_ghz > 0 && m->r->threads > 0                                                                  \
-              ? metric_num(METRIC_updates_per_s, m) / (m->r->threads * m->r->bw.clock_ghz * 1e9)                     \
+      "CPU: updates per clock cycle per thread, one thread a core, over the cycles the threads ran: the grid's "      \
+      "nodes / (threads x cpu_ms x clock_ghz x 1e6), so that time the host took from the threads does not count",     \
+      NUM(m->r->bw.clock_ghz > 0 && m->r->threads > 0 && m->r->cpu_ms > 0                                              \
+              ? (double)m->c->grid[0] * m->c->grid[1] * m->c->grid[2] /                                                \
+                    (m->r->threads * m->r->cpu_ms * m->r->bw.clock_ghz * 1e6)                                          \
               : NAN))                                                                                                  \
     X(cache_resident, "", "%.0f", "cache-resident", 1, "flag",                                                         \
       "1 when the arrays fit in the last-level cache (figures then measure the cache)",                                \

@@ -44,6 +44,8 @@ struct run_result {
     double kernel_ms;                  /* what compiling its kernel cost this run, -1 if it came from
                                         * the kernel cache (backend.h); NAN where not said */
     double occupancy_pct;              /* the launch's theoretical occupancy (backend.h); NAN: not said */
+    double cpu_ms;                     /* CPU: per launch, its threads' own CPU time over their number
+                                        * (median of the samples); NAN on a GPU */
 };
 
 /* How a kernel of device d was obtained, for the kernel_from column: "cc 812 ms" (the CPU's, by

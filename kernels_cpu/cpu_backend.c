@@ -278,6 +278,15 @@ static double thread_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The team's threads are the ones a kernel's parallel region runs on (OpenMP keeps them). */
+static double cpu_threads_cpu_seconds(void)
+{
+    double sum = 0;
+#pragma omp parallel reduction(+ : sum)
+    sum += thread_seconds();
+    return sum;
+}
+
 /* The calling thread's core clock in GHz: 2^23 integer adds, each waiting for the one before (one
  * a cycle on any core), over the thread's own CPU time, so that time it spends preempted does not
  * count. The empty asm keeps the compiler from folding the adds into one, and hides the addend:
@@ -399,6 +408,7 @@ static const struct backend cpu = {
     .threads = cpu_threads,
     .check_block = cpu_check_block,
     .time_kernel = cpu_time_kernel,
+    .threads_cpu_seconds = cpu_threads_cpu_seconds,
     .run_once = cpu_run_once,
     .probe_bandwidth = cpu_probe_bandwidth,
     .refresh_halo = cpu_refresh_halo,

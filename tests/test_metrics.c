@@ -85,10 +85,13 @@ static void logged_probe(struct bandwidth *bw, int passes)
     strncat(calls, passes == 1 ? "P" : passes == 0 ? "C" : "?", sizeof calls - strlen(calls) - 1);
     *bw = passes ? probe(20 + strlen(calls), 10) : (struct bandwidth){.clock_ghz = 2};
 }
+static double cpu_seconds; /* the threads' CPU clock, as logged_time advances it: 3 ms a launch a thread */
+static double logged_cpu(void) { return cpu_seconds; }
 static int logged_time(kernel_fn fn, const struct kernel_args *a, int warmup, int batch, int samples, double *ms,
                        char *why, size_t n)
 {
     strncat(calls, samples == 1 ? "K" : "?", sizeof calls - strlen(calls) - 1);
+    cpu_seconds += 3e-3 * (warmup + batch * samples) * real->threads();
     return real->time_kernel(fn, a, warmup, batch, samples, ms, why, n);
 }
 
@@ -96,7 +99,7 @@ static void test_measure_interleaves_probe_and_kernel(void)
 {
     real = cpu_backend();
     struct backend logged = *real;
-    logged.probe_bandwidth = logged_probe, logged.time_kernel = logged_time;
+    logged.probe_bandwidth = logged_probe, logged.time_kernel = logged_time, logged.threads_cpu_seconds = logged_cpu;
     struct device_desc d;
     real->describe(&d);
     d.cache_bytes = 1; /* 16^3 then measures memory, as far as measure() knows */
@@ -118,9 +121,15 @@ static void test_measure_interleaves_probe_and_kernel(void)
     CHECK(!strcmp(calls, "KCKCKCK"), "calls %s, want KCKCKCK (a cache-resident grid: no probe pass)", calls);
     CHECK(r.cache_resident && isnan(r.pct_bw) && isnan(r.bw.copy_gbs) && r.bw.clock_ghz == 2,
           "resident %d, pct_bw %g, probe column %g, clock %g", r.cache_resident, r.pct_bw, r.bw.copy_gbs, r.bw.clock_ghz);
+    /* Updates a cycle count the cycles the threads ran (their CPU clocks: 3 ms a launch, warm-up not
+     * counted) at the clock read beside the samples, not the wall clock's time. */
+    const struct record m = {"measure", &c, &r, &d, NAN};
+    const double want = 16 * 16 * 16 / (r.threads * 3e-3 * 2e9);
+    CHECK(fabs(r.cpu_ms - 3) < 1e-9, "cpu_ms %g, want 3", r.cpu_ms);
+    CHECK(fabs(metric_num(METRIC_updates_per_cycle, &m) - want) < 1e-9 * want, "updates a cycle %g, want %g",
+          metric_num(METRIC_updates_per_cycle, &m), want);
 }
 
-/* A progress line says when the clocks were held down (clock_held_pct), and only then. */
 /* A CPU fused step's layer time is a difference of two timings, and where the layer costs less than
  * their noise it comes out at or below zero: the table then gives no bandwidth for it, rather
  * than a negative one. */
@@ -139,6 +148,7 @@ static void test_layer_rate_only_for_a_positive_time(void)
           step_num(STEP_layer_pct_bw, &m), step_num(STEP_layer_pct_bw_spread, &m));
 }
 
+/* A progress line says when the clocks were held down (clock_held_pct), and only then. */
 static void test_bw_text_says_clocks_held(void)
 {
     char buf[96];
