@@ -672,16 +672,24 @@ void step_prepare(const struct step_config *c)
     }
 }
 
+/* The arguments of the step's kernel for component comp, as it launches it (a fused kernel's
+ * three components'); 0 if no kernel launches for comp (another one updates it). */
+static int launched_args(const struct stepper *m, const struct variant_traits *ft, int comp, struct kernel_args a[3])
+{
+    if (!step_launches(ft, comp)) return 0;
+    for (int q = 0; q < (m->fused ? 3 : 1); q++) component_args(m, comp + q, &a[q]);
+    return 1;
+}
+
 double step_compiled_ms(const struct stepper *m)
 {
     if (!m->c.b->compiled_ms) return NAN;
     double sum = 0;
     int compiled = 0;
     const struct variant_traits *ft = step_fused_traits(m->c.b->device, m->c.variant);
+    struct kernel_args a[3];
     for (int comp = 0; comp < NCOMPONENTS; comp++) {
-        if (!step_launches(ft, comp)) continue;
-        struct kernel_args a[3];
-        for (int q = 0; q < (m->fused ? 3 : 1); q++) component_args(m, comp + q, &a[q]);
+        if (!launched_args(m, ft, comp, a)) continue;
         const double ms = m->c.b->compiled_ms(m->k[comp], a);
         if (ms >= 0) sum += ms, compiled = 1;
     }
@@ -691,15 +699,11 @@ double step_compiled_ms(const struct stepper *m)
 double step_occupancy_pct(const struct stepper *m)
 {
     if (!m->c.b->occupancy_pct) return NAN;
-    double lowest = NAN;
+    double lowest = NAN; /* fmin passes over a kernel that cannot say (NAN) */
     const struct variant_traits *ft = step_fused_traits(m->c.b->device, m->c.variant);
-    for (int comp = 0; comp < NCOMPONENTS; comp++) {
-        if (!step_launches(ft, comp)) continue;
-        struct kernel_args a[3];
-        for (int q = 0; q < (m->fused ? 3 : 1); q++) component_args(m, comp + q, &a[q]);
-        const double pct = m->c.b->occupancy_pct(m->k[comp], a);
-        if (!(pct >= lowest)) lowest = pct; /* NAN: the first one */
-    }
+    struct kernel_args a[3];
+    for (int comp = 0; comp < NCOMPONENTS; comp++)
+        if (launched_args(m, ft, comp, a)) lowest = fmin(lowest, m->c.b->occupancy_pct(m->k[comp], a));
     return lowest;
 }
 

@@ -117,7 +117,7 @@ void step_prepare(const struct step_config *c);
  * them), -1 if every one came from the kernel cache, NAN on a device that does not say. */
 double step_compiled_ms(const struct stepper *m);
 /* The lowest theoretical occupancy of the step's kernels (backend.h's occupancy_pct; the layer's
- * passes not counted), NAN where the backend cannot say. */
+ * passes not counted) among those the backend can say it for, NAN where it can for none. */
 double step_occupancy_pct(const struct stepper *m);
 
 /* Advances `steps` whole steps and waits for the device. 0, or -1 with the reason. */
