@@ -8,6 +8,20 @@
 
 #include <cuda_pipeline.h>
 
+/* A ring's address in the shared-memory window, for cp.async: __pipeline_memcpy_async takes a
+ * generic pointer and converts it at every copy, so fused25d converts its rings' once (its
+ * indexed kernels' conversions in SASS: 45 → 11). */
+static __device__ __forceinline__ unsigned shared_address(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+/* cp.async of BYTES (4, 8 or 16) from global src to the shared-window address dst: 16 bytes
+ * bypass L1 (.cg), as __pipeline_memcpy_async's do. */
+template <int BYTES>
+static __device__ __forceinline__ void copy_async(unsigned dst, const void *src)
+{
+    if constexpr (BYTES == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(BYTES) : "memory");
+}
+
 /* The pieces one thread copies of a set of tiles, each H rows of W values (PIECES pieces of
  * V values per row), from up to N arrays stacked one after another in shared memory: piece u is
  * the thread's u-th (thread t takes t, t + threads, ...), with its source (array base plus offset
@@ -34,13 +48,19 @@ struct copies {
             dst[u] = copied ? q * per_array * V + r * W + c : -1;
         }
     }
-    /* Starts the copies of plane p into the stack at tile. */
-    __device__ __forceinline__ void fetch(REAL *tile, const struct kernel_args &a, int p, int bytes) const
+    /* Starts the copies of plane p into the stack at tile (its shared-window address). */
+    template <int BYTES>
+    __device__ __forceinline__ void fetch(unsigned tile, const struct kernel_args &a, int p) const
     {
         const long plane = (long)(p + HALO) * a.sz;
 #pragma unroll
         for (int u = 0; u < MAXU; u++)
-            if (dst[u] >= 0) __pipeline_memcpy_async(tile + dst[u], src[u] + plane, bytes);
+            if (dst[u] >= 0) copy_async<BYTES>(tile + dst[u] * (unsigned)sizeof(REAL), src[u] + plane);
+    }
+    template <int BYTES>
+    __device__ __forceinline__ void fetch(REAL *tile, const struct kernel_args &a, int p) const
+    {
+        fetch<BYTES>(shared_address(tile), a, p);
     }
 };
 
@@ -82,13 +102,15 @@ struct tile_pieces {
             off[n] = u < H * P && r < rows && c < columns ? (int)(origin + r * sy + c) : -1;
         }
     }
-    /* Starts the copies of a plane (the array at its first value of plane p) into tile. */
-    __device__ __forceinline__ void fetch(REAL *tile, const REAL *plane) const
+    /* Starts the copies of a plane (the array at its first value of plane p) into tile (its
+     * shared-window address). */
+    __device__ __forceinline__ void fetch(unsigned tile, const REAL *plane) const
     {
         const int t = threadIdx.y * BX + threadIdx.x;
 #pragma unroll
         for (int n = 0; n < N; n++)
-            if (off[n] >= 0) __pipeline_memcpy_async(tile + (t + n * T) / P * W + (t + n * T) % P * V, plane + off[n], 16);
+            if (off[n] >= 0)
+                copy_async<16>(tile + ((t + n * T) / P * W + (t + n * T) % P * V) * (unsigned)sizeof(REAL), plane + off[n]);
     }
 };
 
