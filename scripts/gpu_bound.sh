@@ -9,6 +9,8 @@
 # the three largest stall reasons per issued instruction; then a verdict, by the first rule that
 # holds:
 #   DRAM       DRAM at least 85% of its peak: the kernel moves its bytes as fast as they come
+#   L2         L2 at least 90% busy: fewer bytes a cell between L1 and L2 would be faster (halo
+#              rows read by two tiles, partial sectors)
 #   issue      issue slots at least 70% busy: fewer instructions per cell would be faster
 #   L1/shared  the L1/shared pipe at least 70% busy
 #   latency    none of those: warps wait (the stalls say on what), too few in flight to cover it
@@ -62,10 +64,12 @@ for name, r in last.items():
     dram, issue, l1 = (num(r, k) for k in ("dram__throughput.avg.pct_of_peak_sustained_elapsed",
                                            "smsp__issue_active.avg.pct_of_peak_sustained_active",
                                            "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"))
-    bound = "DRAM" if dram >= 85 else "issue" if issue >= 70 else "L1/shared" if l1 >= 70 else "latency (%s)" % stalls[0][1]
+    l2 = num(r, "lts__throughput.avg.pct_of_peak_sustained_elapsed")
+    bound = "DRAM" if dram >= 85 else "L2" if l2 >= 90 else "issue" if issue >= 70 else "L1/shared" if l1 >= 70 else \
+        "latency (%s)" % stalls[0][1]
     print("| %s | %s | %.1f | %.1f + %.1f | %.0f | %.0f | %.0f | %.0f | %.0f (%.0f) | %d | %.1f | %s | %s |" % (
         spec, name, num(r, "gpu__time_duration.sum") * 1e6, num(r, "dram__bytes_read.sum") / c,
-        num(r, "dram__bytes_write.sum") / c, dram, num(r, "lts__throughput.avg.pct_of_peak_sustained_elapsed"), l1,
+        num(r, "dram__bytes_write.sum") / c, dram, l2, l1,
         issue, num(r, "sm__warps_active.avg.pct_of_peak_sustained_active"),
         num(r, "sm__maximum_warps_per_active_cycle_pct"), num(r, "launch__registers_per_thread"),
         num(r, "smsp__inst_executed.sum") / c, ", ".join("%s %.1f" % (k, v) for v, k in stalls[:3]), bound))
