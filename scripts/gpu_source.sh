@@ -4,8 +4,9 @@
 #   bash scripts/gpu_source.sh "run ARGS" "step ARGS" ...
 #   e.g. "step --scheme yee --variant wave25d --coef uniform --grid 512"
 # For each spec, the last profiled launch of each kernel (the timed one) is split at its block
-# barriers (BAR.SYNC: a wave25d pass's levels, a tiled kernel's planes), and each part gets its
-# share of the warp instructions executed and of the warp stall samples, and its share of
+# barriers (BAR.SYNC: a wave25d pass's levels, a tiled kernel's planes), and again before each
+# part's first global store that most warps run (a plane's stores, apart from its arithmetic),
+# and each part gets its share of the warp instructions executed and of the warp stall samples, and its share of
 # instructions in code that at most a tenth of the warps of the kernel's busiest instruction run
 # (branches rarely taken: the halo images of the tiles at the grid's faces, say). Then the
 # kernel's most executed opcodes and its largest stall reasons. With NCU_CSV=FILE, reads an ncu
@@ -47,24 +48,27 @@ for name, sec in last.items():
     sm = [num(r[col["Warp Stall Sampling (All Samples)"]]) for r in data]
     src = [r[col["Source"]].split() for r in data]
     total, samples, busiest = sum(ex) or 1, sum(sm) or 1, max(ex) or 1
-    parts, part = [], [0, 0, 0]  # instructions, samples, instructions of rarely run code
+    # [name, instructions, samples, instructions of rarely run code]
+    parts, part, stored = [], ["0", 0, 0, 0], False
     ops, stalls = {}, {}
     for e, s, words in zip(ex, sm, src):
-        part[0] += e; part[1] += s
-        if 0 < e <= busiest / 10: part[2] += e
         op = (words[1] if words and words[0].startswith("@") and len(words) > 1 else words[0] if words else "").split(".")[0]
+        if op == "STG" and e > busiest / 10 and not stored:
+            parts.append(part); part, stored = [part[0] + ", stores", 0, 0, 0], True
+        part[1] += e; part[2] += s
+        if 0 < e <= busiest / 10: part[3] += e
         ops[op] = ops.get(op, 0) + e
         if words and "BAR.SYNC" in " ".join(words[:2]):
-            parts.append(part); part = [0, 0, 0]
+            parts.append(part); part, stored = [str(len(parts)), 0, 0, 0], False
     parts.append(part)
     for h, i in col.items():
         if h.startswith("stall_") and "Not Issued" not in h:
             stalls[h[6:]] = sum(num(r[i]) for r in data)
     print("\n%s: %.4g warp instructions executed, %d stall samples\n" % (name, total, samples))
-    print("| part (ends at barrier) | instructions % | stall samples % | rarely run code, % of the kernel |")
+    print("| part (ends at a barrier) | instructions % | stall samples % | rarely run code, % of the kernel |")
     print("|---|---:|---:|---:|")
-    for k, (e, s, rare) in enumerate(parts):
-        if e: print("| %d%s | %.1f | %.1f | %.1f |" % (k, " (after the last)" if k == len(parts) - 1 else "", 100 * e / total, 100 * s / samples, 100 * rare / total))
+    for name_, e, s, rare in parts:
+        if e: print("| %s | %.1f | %.1f | %.1f |" % (name_, 100 * e / total, 100 * s / samples, 100 * rare / total))
     print("\nopcodes: " + ", ".join("%s %.1f%%" % (o, 100 * v / total) for o, v in sorted(ops.items(), key=lambda x: -x[1])[:12]))
     print("stalls (share of samples): " + ", ".join("%s %.1f%%" % (k, 100 * v / samples) for k, v in sorted(stalls.items(), key=lambda x: -x[1])[:8]))
 PY
