@@ -18,8 +18,9 @@
 # CUDA (the toolkit's folder; empty to build without the GPU backend).
 
 BUILD     ?= build
-# Every core unless -j was given: the quick start (make bench, make test) runs without -j.
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+# Every core unless -j was given: the quick start (make bench, make test) runs without -j. A
+# sub-make (bench's plots) shares its parent's jobs rather than forcing its own.
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
 CC        ?= cc
