@@ -16,6 +16,8 @@
 #   latency    none of those: warps wait (the stalls say on what), too few in flight to cover it
 # KERNELS: which kernels, a regex of their names (^k_: the update kernels; ^l_: the CPML layer's).
 # Needs build/fdtdbench and ncu; writes $OUT/bound.log (a Markdown table) and one ncu CSV per spec.
+# With NCU_CSV=FILE and one spec, reads that spec's ncu CSV written before instead of running ncu
+# (the spec still gives the grid: a cell's figures).
 set -u -o pipefail
 OUT=${OUT:-.}
 KERNELS=${KERNELS:-^k_}
@@ -35,10 +37,11 @@ echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 n=0
 for spec in "$@"; do
     n=$((n + 1))
+    csv=${NCU_CSV:-$OUT/ncu-bound-$n.csv}
     # shellcheck disable=SC2086 # the spec is a list of words
-    ncu --clock-control none --cache-control none --metrics "$metrics" -k "regex:$KERNELS" --csv --page raw \
-        "$B" $spec --device gpu --reps 1 >"$OUT/ncu-bound-$n.csv" 2>&1
-    python3 - "$OUT/ncu-bound-$n.csv" "$spec" <<'PY'
+    [ -n "${NCU_CSV:-}" ] || ncu --clock-control none --cache-control none --metrics "$metrics" -k "regex:$KERNELS" \
+        --csv --page raw "$B" $spec --device gpu --reps 1 >"$csv" 2>&1
+    python3 - "$csv" "$spec" <<'PY'
 import csv, re, sys
 text, spec = open(sys.argv[1]).read(), sys.argv[2]
 rows = list(csv.reader(text.splitlines()))

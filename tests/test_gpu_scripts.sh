@@ -1,10 +1,11 @@
 #!/bin/sh
-# scripts/gpu_source.sh on a source page written before (NCU_CSV): the parts between barriers,
-# a part's stores apart from its arithmetic, the opcodes' shares. No GPU needed.
+# The GPU profiling scripts on ncu pages written before (NCU_CSV), so no GPU is needed:
+# gpu_source.sh's parts between barriers, a part's stores apart from its arithmetic, the opcodes'
+# shares; gpu_bound.sh's verdicts.
 . tests/shlib.sh
 if ! command -v python3 >/dev/null; then
-    echo "skip source_parts: no python3 (gpu_source.sh reads the page with it)"
-    skipped=$((skipped + 1))
+    echo "skip source_parts, bound_verdicts: no python3 (the scripts read the pages with it)"
+    skipped=$((skipped + 2))
     summary
 fi
 
@@ -29,4 +30,30 @@ grep -q "^| 1, stores | 48.8 | 40.0 | 1.2 |$" "$tmp/out" || f="$f the stores apa
 grep -q "^opcodes: STG 25.6%, BAR 24.4%, FADD 24.4%, BRA 23.2%, S2R 2.4%$" "$tmp/out" || f="$f opcodes"
 grep -q "^stalls (share of samples): wait 90.0%, barrier 10.0%" "$tmp/out" || f="$f stalls"
 result source_parts "$f${f:+: $(cat "$tmp/out")}"
+
+# scripts/gpu_bound.sh on an ncu raw page written before (NCU_CSV): one kernel for each verdict,
+# taken by the first rule that holds (DRAM, L2, issue, L1/shared, else latency and its top stall)
+f=""
+{
+    printf '"ID","Kernel Name","launch__grid_size","launch__block_size","gpu__time_duration.sum","dram__bytes_read.sum",'
+    printf '"dram__bytes_write.sum","dram__throughput.avg.pct_of_peak_sustained_elapsed",'
+    printf '"lts__throughput.avg.pct_of_peak_sustained_elapsed","l1tex__throughput.avg.pct_of_peak_sustained_elapsed",'
+    printf '"smsp__issue_active.avg.pct_of_peak_sustained_active","sm__warps_active.avg.pct_of_peak_sustained_active",'
+    printf '"sm__maximum_warps_per_active_cycle_pct","launch__registers_per_thread","smsp__inst_executed.sum",'
+    printf '"smsp__average_warps_issue_stalled_wait_per_issue_active.ratio",'
+    printf '"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"\n'
+    printf '"","","","","us","byte","byte","%%","%%","%%","%%","%%","%%","","inst","inst","inst"\n'
+    # name, DRAM %, L2 %, L1 %, issue %
+    for k in "k_dram 90 95 80 80" "k_l2 70 92 80 80" "k_issue 50 85 80 72" "k_l1 50 60 75 60" "k_latency 50 60 40 40"; do
+        set -- $k
+        printf '"0","%s","4","128","10","10,240","2,048","%s","%s","%s","%s","20","25","64","5,120","2.0","1.0"\n' "$1" "$2" "$3" "$4" "$5"
+    done
+} >"$tmp/raw.csv"
+NCU_CSV="$tmp/raw.csv" OUT="$tmp" bash scripts/gpu_bound.sh "step --grid 8" >"$tmp/out" 2>&1 || f="exit $?"
+for v in "k_dram DRAM" "k_l2 L2" "k_issue issue" "k_l1 L1/shared" "k_latency latency (wait)"; do
+    set -- $v
+    grep -q "^| step --grid 8 | $1 | 10.0 | 20.0 + 4.0 | .* | 20 (25) | 64 | 10.0 | wait 2.0, barrier 1.0 | ${v#* } |$" "$tmp/out" ||
+        f="$f $1 not ${v#* }"
+done
+result bound_verdicts "$f${f:+: $(cat "$tmp/out")}"
 summary
