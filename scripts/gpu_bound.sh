@@ -64,10 +64,10 @@ for name, r in last.items():
     # a layer kernel's cell is its slab's (a thread each)
     c = num(r, "launch__grid_size") * num(r, "launch__block_size") if name.startswith("l_") else cells or 1
     stalls = sorted(((num(r, k), k.split("stalled_")[1].split("_per_")[0]) for k in col if "_stalled_" in k), reverse=True)
-    dram, issue, l1 = (num(r, k) for k in ("dram__throughput.avg.pct_of_peak_sustained_elapsed",
-                                           "smsp__issue_active.avg.pct_of_peak_sustained_active",
-                                           "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"))
-    l2 = num(r, "lts__throughput.avg.pct_of_peak_sustained_elapsed")
+    dram, l2, issue, l1 = (num(r, k) for k in ("dram__throughput.avg.pct_of_peak_sustained_elapsed",
+                                               "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+                                               "smsp__issue_active.avg.pct_of_peak_sustained_active",
+                                               "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"))
     bound = "DRAM" if dram >= 85 else "L2" if l2 >= 90 else "issue" if issue >= 70 else "L1/shared" if l1 >= 70 else \
         "latency (%s)" % stalls[0][1]
     print("| %s | %s | %.1f | %.1f + %.1f | %.0f | %.0f | %.0f | %.0f | %.0f (%.0f) | %d | %.1f | %s | %s |" % (

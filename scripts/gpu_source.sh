@@ -49,7 +49,7 @@ for name, sec in last.items():
     src = [r[col["Source"]].split() for r in data]
     total, samples, busiest = sum(ex) or 1, sum(sm) or 1, max(ex) or 1
     # [name, instructions, samples, instructions of rarely run code]
-    parts, part, stored = [], ["0", 0, 0, 0], False
+    parts, part, stored, barriers = [], ["0", 0, 0, 0], False, 0
     ops, stalls = {}, {}
     for e, s, words in zip(ex, sm, src):
         op = (words[1] if words and words[0].startswith("@") and len(words) > 1 else words[0] if words else "").split(".")[0]
@@ -59,7 +59,8 @@ for name, sec in last.items():
         if 0 < e <= busiest / 10: part[3] += e
         ops[op] = ops.get(op, 0) + e
         if words and "BAR.SYNC" in " ".join(words[:2]):
-            parts.append(part); part, stored = [str(len(parts)), 0, 0, 0], False
+            barriers += 1
+            parts.append(part); part, stored = [str(barriers), 0, 0, 0], False
     parts.append(part)
     for h, i in col.items():
         if h.startswith("stall_") and "Not Issued" not in h:

@@ -4,8 +4,8 @@
 # shares; gpu_bound.sh's verdicts.
 . tests/shlib.sh
 if ! command -v python3 >/dev/null; then
-    echo "skip source_parts, bound_verdicts: no python3 (the scripts read the pages with it)"
-    skipped=$((skipped + 2))
+    echo "skip source_parts, source_parts_numbered, bound_verdicts: no python3 (the scripts read the pages with it)"
+    skipped=$((skipped + 3))
     summary
 fi
 
@@ -30,6 +30,24 @@ grep -q "^| 1, stores | 48.8 | 40.0 | 1.2 |$" "$tmp/out" || f="$f the stores apa
 grep -q "^opcodes: STG 25.6%, BAR 24.4%, FADD 24.4%, BRA 23.2%, S2R 2.4%$" "$tmp/out" || f="$f opcodes"
 grep -q "^stalls (share of samples): wait 90.0%, barrier 10.0%" "$tmp/out" || f="$f stalls"
 result source_parts "$f${f:+: $(cat "$tmp/out")}"
+
+# a part's stores before its barrier (a wave25d level's) do not shift the numbers of the parts after
+f=""
+cat >"$tmp/levels.csv" <<'CSV'
+"Kernel Name","k_levels",
+"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed","stall_wait"
+"0x0","FADD R1, R2, R3","10","100","10"
+"0x10","STG.E desc[UR4][R4.64], R1","10","100","10"
+"0x20","BAR.SYNC.DEFER_BLOCKING 0x0","10","100","10"
+"0x30","FADD R1, R2, R3","10","100","10"
+"0x40","BAR.SYNC.DEFER_BLOCKING 0x0","10","100","10"
+"0x50","FADD R1, R2, R3","50","100","50"
+CSV
+NCU_CSV="$tmp/levels.csv" OUT="$tmp" bash scripts/gpu_source.sh >"$tmp/out" 2>&1 || f="exit $?"
+[ "$(grep -o '^| [0-9][^|]* |' "$tmp/out" | tr '\n' ' ')" = "| 0 | | 0, stores | | 1 | | 2 | " ] ||
+    f="parts named $(grep -o '^| [0-9][^|]* |' "$tmp/out" | tr '\n' ' '), want 0, 0 stores, 1, 2"
+grep -q "^| 2 | 16.7 | 50.0 | 0.0 |$" "$tmp/out" || f="$f the last part's shares"
+result source_parts_numbered "$f${f:+: $(cat "$tmp/out")}"
 
 # scripts/gpu_bound.sh on an ncu raw page written before (NCU_CSV): one kernel for each verdict,
 # taken by the first rule that holds (DRAM, L2, issue, L1/shared, else latency and its top stall)
