@@ -201,15 +201,10 @@ static void emit_fused_decls(struct buf *b, const struct kernel_desc *k)
         for (int g = 0; g < s->ngroups; g++) put(b, "    DECL_COEF_%c(db%d_%d, %d, db, %d);\n", c, g, q, q, g);
     }
     /* each source field once, from the first component that reads it */
-    for (int ax = 0; ax < 3; ax++)
-        for (int q = 0; q < 3; q++) {
-            int plus, pa, minus, ma;
-            component_sources(k->component + q, &plus, &pa, &minus, &ma);
-            if (plus % 3 == ax || minus % 3 == ax) {
-                put(b, "    DECL_SRC(S%d, %d, %s);\n", ax, q, plus % 3 == ax ? "plus" : "minus");
-                break;
-            }
-        }
+    for (int ax = 0; ax < 3; ax++) {
+        int q, plus = fused_source(k->component, ax, &q);
+        put(b, "    DECL_SRC(S%d, %d, %s);\n", ax, q, plus ? "plus" : "minus");
+    }
 }
 
 /* $FRUNCOEFS: an indexed fused body's coefficients for the run's materials m[0] and m[1] (one per

@@ -107,18 +107,59 @@ GPU_RULE int fused25d_node_ring(int nnode, int real_size) { return nnode * real_
  * 512^3): FV24, FV24-WB and S{2,2} indexed +6 to +7%, Yee indexed -0.4%. */
 GPU_RULE int fused25d_index_ring(int nnode, int real_size, int indexed) { return indexed && fused25d_node_ring(nnode, real_size); }
 
-/* fused25d's shared memory: the three source fields' rings, each field's tile ht + (y1 - y0) rows
- * of tile_ring_width values, tile_ring_slots(z0, z1) deep; then, with fused25d_node_ring, the node
- * operands' ring: nnode tiles of ht such rows, tile_node_slots deep; then, with
- * fused25d_index_ring, the material bytes' (ht rows, as deep). In values; the kernel's layout. */
+/* fused25d's rings by tensor copies (TMA, sm_90 on): one thread starts a whole tile of a plane
+ * (a field's, a node operand's) with one instruction, where 16-byte cp.async pieces cost every
+ * thread about 30 instructions a piece, a fifth of FV24's uniform kernel (ncu, H200;
+ * docs/performance-notes.md). A tile lands at a 128-byte boundary, so each slot (and each node
+ * operand's tile in its slot) is padded to one; the copies complete on one mbarrier a step, the
+ * step's group, in the first TILE_BARRIER_BYTES of the shared memory. A box is at most 256 values
+ * each way (cuTensorMapEncodeTiled). */
+enum { TILE_BARRIER_BYTES = 128, TILE_BOX_MAX = 256 };
+GPU_RULE int fused25d_tma(int arch, int bx, int ht, int real_size, const int y0[3], const int y1[3])
+{
+    int fits = arch >= 90 && ht <= TILE_BOX_MAX && tile_ring_width(bx, real_size) <= TILE_BOX_MAX;
+    for (int s = 0; s < 3; s++) fits = fits && ht + y1[s] - y0[s] <= TILE_BOX_MAX;
+    return fits;
+}
+/* A slot of `values` values, padded to the 128 bytes a tensor copy's destination needs. */
+GPU_RULE long tile_slot_values(long values, int real_size, int tma)
+{
+    const long align = tma ? 128 / real_size : 1;
+    return (values + align - 1) / align * align;
+}
+/* The mbarriers of tensor copies in flight: `stages` steps ahead and the step being read. */
+GPU_RULE int tile_barriers(int stages) { return pow2_at_least(stages + 1); }
+
+/* A tensor map (CUtensorMap: 128 bytes at a 64-byte boundary) as a kernel and its launcher both
+ * see it, and fused25d's: its three source fields' and, with fused25d_node_ring, its three node
+ * operands'; ok 0: none encoded (the kernel copies value by value). */
+#ifdef __cplusplus
+#define GPU_ALIGNAS(n) alignas(n)
+#else
+#define GPU_ALIGNAS(n) _Alignas(n)
+#endif
+struct tile_map {
+    GPU_ALIGNAS(64) unsigned long long opaque[16];
+};
+struct fused25d_maps {
+    struct tile_map field[3], node[3];
+    int ok;
+};
+
+/* fused25d's shared memory: with tensor copies, their barriers; the three source fields' rings,
+ * each field's tile ht + (y1 - y0) rows of tile_ring_width values, tile_ring_slots(z0, z1) deep;
+ * then, with fused25d_node_ring, the node operands' ring: nnode tiles of ht such rows,
+ * tile_node_slots deep; then, with fused25d_index_ring, the material bytes' (ht rows, as deep).
+ * In values; the kernel's layout. */
 GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], const int y1[3], const int z0[3],
-                                   const int z1[3], int nnode, int real_size, int indexed)
+                                   const int z1[3], int nnode, int real_size, int indexed, int tma)
 {
     const long w = tile_ring_width(bx, real_size);
-    long v = 0;
-    for (int s = 0; s < 3; s++) v += (long)tile_ring_slots(z0[s], z1[s], stages) * (ht + y1[s] - y0[s]);
-    if (fused25d_node_ring(nnode, real_size)) v += (long)tile_node_slots(stages) * nnode * ht;
-    v *= w;
+    long v = tma ? TILE_BARRIER_BYTES / real_size : 0;
+    for (int s = 0; s < 3; s++)
+        v += (long)tile_ring_slots(z0[s], z1[s], stages) * tile_slot_values((ht + y1[s] - y0[s]) * w, real_size, tma);
+    if (fused25d_node_ring(nnode, real_size))
+        v += (long)tile_node_slots(stages) * nnode * tile_slot_values(ht * w, real_size, tma);
     if (fused25d_index_ring(nnode, real_size, indexed)) v += (tile_node_slots(stages) * ht * w + real_size - 1) / real_size;
     return v;
 }

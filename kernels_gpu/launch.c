@@ -8,6 +8,7 @@
  * the block and shared memory it takes, the checks a launch must pass, and the launches
  * themselves (several where a grid exceeds CUDA's 65535 blocks in y or z). The kernels' parts of
  * the same rules (ring sizes, launch bounds) are in gpu_rules.h, which both include. */
+#include <cuda.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +43,9 @@ struct shape {
     unsigned block[3];
     size_t smem;
     int written[2];          /* wave25d: the nodes a block writes along x and y (its tile less the reach) */
+    struct {                 /* fused25d with tensor copies: what its maps describe (fused25d_maps_of) */
+        int on, real, width, rows[3], node_ring, component;
+    } tma;
     struct kernel_args args; /* a's launch with its unset parts (0) made the kernel's defaults */
 };
 
@@ -284,7 +288,15 @@ static void fused_run_all(const void *fn, const struct shape *s, const struct ke
         }
 }
 
-/* fused25d: tile25d's rule over the half-step's three source fields. */
+/* The compute capability kernels are compiled for (gpu_arch: "sm_90", "compute_80"), as a number. */
+static int arch_number(void)
+{
+    const char *u = strchr(gpu_arch(), '_');
+    return u ? atoi(u + 1) : 0;
+}
+
+/* fused25d: tile25d's rule over the half-step's three source fields; its rings filled by tensor
+ * copies where the GPU has them (gpu_rules.h: fused25d_tma). */
 static void fused25d_shape(const struct facts *f, const struct kernel_args *a, struct shape *s)
 {
     plain_shape(a, s);
@@ -295,9 +307,67 @@ static void fused25d_shape(const struct facts *f, const struct kernel_args *a, s
     if (a->regs > 0) constant(s, "FUSED_MAXNREG", a->regs); /* a tuned cap, else the rule's */
     const int y0[3] = {f->lo[0][1], f->lo[1][1], f->lo[2][1]}, y1[3] = {f->hi[0][1], f->hi[1][1], f->hi[2][1]};
     const int z0[3] = {f->lo[0][2], f->lo[1][2], f->lo[2][2]}, z1[3] = {f->hi[0][2], f->hi[1][2], f->hi[2][2]};
-    s->smem = (size_t)f->real *
-              (size_t)fused25d_smem_values(t->block[0], t->rows * t->block[1], t->stages, y0, y1, z0, z1, f->nnode, f->real,
-                                           f->k->coef == COEF_INDEXED);
+    const int ht = t->rows * t->block[1], tma = fused25d_tma(arch_number(), t->block[0], ht, f->real, y0, y1);
+    if (tma) {
+        constant(s, "TILE_TMA", 1);
+        s->tma.on = 1, s->tma.real = f->real, s->tma.width = tile_ring_width(t->block[0], f->real);
+        for (int q = 0; q < 3; q++) s->tma.rows[q] = ht + y1[q] - y0[q];
+        s->tma.node_ring = fused25d_node_ring(f->nnode, f->real), s->tma.component = f->k->component;
+    }
+    s->smem = (size_t)f->real * (size_t)fused25d_smem_values(t->block[0], ht, t->stages, y0, y1, z0, z1, f->nnode, f->real,
+                                                             f->k->coef == COEF_INDEXED, tma);
+}
+
+/* cuTensorMapEncodeTiled, a driver function, through the runtime (the binary links no libcuda);
+ * NULL where the driver has none. */
+typedef CUresult (*encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                    const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                                    CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+static encode_tiled_fn encode_tiled(void)
+{
+    static encode_tiled_fn fn;
+    static int looked;
+#pragma omp critical(gpu_encode)
+    if (!looked) {
+        void *p = NULL;
+        enum cudaDriverEntryPointQueryResult found;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &found) == cudaSuccess &&
+            found == cudaDriverEntryPointSuccess)
+            fn = (encode_tiled_fn)p;
+        looked = 1;
+    }
+    return fn;
+}
+
+/* The map of a grid array (kernel.h's layout) whose box is `rows` rows of `width` values of one
+ * plane; 0, or -1 where the driver refuses it (the kernel then copies value by value). */
+static int tile_map_of(struct tile_map *map, const void *array, const struct kernel_args *a, int real, int width, int rows)
+{
+    const encode_tiled_fn encode = encode_tiled();
+    const cuuint64_t dim[3] = {(cuuint64_t)a->sy, (cuuint64_t)a->ny + 2 * HALO, (cuuint64_t)a->nz + 2 * HALO};
+    const cuuint64_t stride[2] = {(cuuint64_t)a->sy * (cuuint64_t)real, (cuuint64_t)a->sz * (cuuint64_t)real};
+    const cuuint32_t box[3] = {(cuuint32_t)width, (cuuint32_t)rows, 1}, unit[3] = {1, 1, 1};
+    return encode && encode((CUtensorMap *)map, real == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+                            3, (void *)array, dim, stride, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                            CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
+               ? 0
+               : -1;
+}
+
+/* The maps of a fused25d launch: its source fields S0..S2 (spec.h: fused_source) and, with a
+ * node ring (one time level a component), each component's level. */
+static void fused25d_maps_of(struct fused25d_maps *m, const struct shape *s, const struct kernel_args *a3)
+{
+    memset(m, 0, sizeof *m);
+    if (!s->tma.on) return;
+    int bad = 0;
+    for (int ax = 0; ax < 3; ax++) {
+        int q, plus = fused_source(s->tma.component, ax, &q);
+        bad |= tile_map_of(&m->field[ax], plus ? a3[q].plus : a3[q].minus, &a3[0], s->tma.real, s->tma.width, s->tma.rows[ax]);
+    }
+    for (int n = 0; n < 3 && s->tma.node_ring; n++)
+        bad |= tile_map_of(&m->node[n], a3[n].level[0], &a3[0], s->tma.real, s->tma.width, s->args.rows * s->args.block[1]);
+    m->ok = !bad;
 }
 
 static void fused25d_run_all(const void *fn, const struct shape *s, const struct kernel_args *a3)
@@ -305,7 +375,12 @@ static void fused25d_run_all(const void *fn, const struct shape *s, const struct
     struct kernel_args f[3];
     launch_args(f, a3, 3);
     for (int q = 0; q < 3; q++) f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].stages = s->args.stages;
-    one_launch(fn, s, f);
+    struct fused25d_maps m;
+    fused25d_maps_of(&m, s, a3);
+    const struct kernel_args *a = &s->args;
+    void *params[] = {f, &m};
+    gpu_start(fn, blocks_for(a->nx, a->block[0]), blocks_for(a->ny, (long)a->block[1] * a->rows), blocks_for(a->nz, a->nodes),
+              s->block, s->smem, params);
 }
 
 /* wave: the temporally blocked step's kernels (engine/wave.h), one thread per node over the

@@ -22,6 +22,49 @@ static __device__ __forceinline__ void copy_async(unsigned dst, const void *src)
     else asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(BYTES) : "memory");
 }
 
+/* Tensor copies (sm_90 on; gpu_rules.h: fused25d_tma): an mbarrier at shared-window address bar
+ * counts one arrival and the bytes its step's copies bring; every thread waits on its phase. */
+static __device__ __forceinline__ void barrier_init(unsigned bar)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+#endif
+}
+/* After the inits, before any copy or wait: the copies (the async proxy) see them. */
+static __device__ __forceinline__ void barrier_init_fence()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n\tfence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void barrier_expect(unsigned bar, unsigned bytes)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+#endif
+}
+static __device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity)
+{
+#if __CUDA_ARCH__ >= 900
+    unsigned done;
+    do asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                    : "=r"(done)
+                    : "r"(bar), "r"(parity)
+                    : "memory");
+    while (!done);
+#endif
+}
+/* The box of `map` at element (x, y, z) into shared-window address dst (128-byte aligned); values
+ * past the array's edges arrive as zeros. */
+static __device__ __forceinline__ void copy_tile(unsigned dst, const struct tile_map *map, int x, int y, int z, unsigned bar)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
+                 ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(z), "r"(bar)
+                 : "memory");
+#endif
+}
+
 /* The pieces one thread copies of a set of tiles, each H rows of W values (PIECES pieces of
  * V values per row), from up to N arrays stacked one after another in shared memory: piece u is
  * the thread's u-th (thread t takes t, t + threads, ...), with its source (array base plus offset

@@ -243,6 +243,16 @@ void component_sources(int c, int *plus, int *plus_axis, int *minus, int *minus_
     }
 }
 
+int fused_source(int c, int ax, int *q)
+{
+    for (*q = 0; *q < 3; ++*q) {
+        int plus, pa, minus, ma;
+        component_sources(c + *q, &plus, &pa, &minus, &ma);
+        if (plus % 3 == ax || minus % 3 == ax) return plus % 3 == ax;
+    }
+    return -1; /* no component reads it: not a fused half-step */
+}
+
 /* Points of one source field differentiated along axis xi. A half-offset m maps to array
  * offset m+1/2 in an H update and m-1/2 in an E update (SCHEMES.md section 1). */
 static void expand_field(const struct term_group *g, int xi, int is_h, struct point *pts)

@@ -83,6 +83,9 @@ struct group_terms {
 
 /* Source fields of a component: plus and minus, as component indices, and their derivative axes. */
 void component_sources(int c, int *plus, int *plus_axis, int *minus, int *minus_axis);
+/* A fused half-step's (components c .. c+2) source field along axis ax, as its kernel declares it
+ * (S0..S2): the plus (1) or minus (0) field of component c + *q, the first that reads it. */
+int fused_source(int c, int ax, int *q);
 /* Expand group g of scheme s for component c. */
 void expand_group(const struct scheme *s, int g, int c, struct group_terms *out);
 
