@@ -64,6 +64,15 @@ static void test_expansion_matches_paper(void)
     CHECK(plus == EY && pa == 2 && minus == EZ && ma == 1, "Hx = +dEy/dz - dEz/dy");
     component_sources(EX, &plus, &pa, &minus, &ma);
     CHECK(plus == HZ && pa == 1 && minus == HY && ma == 2, "Ex = +dHz/dy - dHy/dz");
+    /* a fused half-step's source field along each axis, as its kernel and its tensor maps name it:
+     * Ex is Hy's minus, Ey Hx's plus, Ez Hx's minus; Hx is Ey's plus, Hy Ex's minus, Hz Ex's plus */
+    static const int want[2][3][2] = {{{1, 0}, {0, 1}, {0, 0}}, {{1, 1}, {0, 0}, {0, 1}}};
+    for (int h = 0; h < 2; h++)
+        for (int ax = 0; ax < 3; ax++) {
+            int q, got = fused_source(h ? EX : HX, ax, &q);
+            CHECK(q == want[h][ax][0] && got == want[h][ax][1], "%s half-step, field %d: component %d's %s", h ? "E" : "H",
+                  ax, q, got ? "plus" : "minus");
+        }
     expand_group(scheme_find("yee"), 0, EX, &t); /* E: half-offset m maps to m - 1/2 */
     CHECK(has_point(t.plus, 2, 0, 0, 0, +1) && has_point(t.plus, 2, 0, -1, 0, -1), "Ex: Hz[j] - Hz[j-1]");
     /* FV24 g=3: Ey(i+-1, k+-3/2), Ey(j+-1, k+-3/2), Ez(i+-1, j+-3/2), Ez(j+-3/2, k+-1). */
