@@ -288,6 +288,14 @@ static void fused_run_all(const void *fn, const struct shape *s, const struct ke
         }
 }
 
+/* fused25d's tensor maps need CUDA 12's CUtensorMap and, to find the driver's encoder,
+ * cudaGetDriverEntryPointByVersion (12.5); with an older toolkit its rings stay on cp.async. */
+#if CUDART_VERSION >= 12050
+enum { HOST_TENSOR_MAPS = 1 };
+#else
+enum { HOST_TENSOR_MAPS = 0 };
+#endif
+
 /* The compute capability kernels are compiled for (gpu_arch: "sm_90", "compute_80"), as a number. */
 static int arch_number(void)
 {
@@ -307,7 +315,7 @@ static void fused25d_shape(const struct facts *f, const struct kernel_args *a, s
     if (a->regs > 0) constant(s, "FUSED_MAXNREG", a->regs); /* a tuned cap, else the rule's */
     const int y0[3] = {f->lo[0][1], f->lo[1][1], f->lo[2][1]}, y1[3] = {f->hi[0][1], f->hi[1][1], f->hi[2][1]};
     const int z0[3] = {f->lo[0][2], f->lo[1][2], f->lo[2][2]}, z1[3] = {f->hi[0][2], f->hi[1][2], f->hi[2][2]};
-    const int ht = t->rows * t->block[1], tma = fused25d_tma(arch_number(), t->block[0], ht, f->real, y0, y1);
+    const int ht = t->rows * t->block[1], tma = HOST_TENSOR_MAPS && fused25d_tma(arch_number(), t->block[0], ht, f->real, y0, y1);
     if (tma) {
         constant(s, "TILE_TMA", 1);
         s->tma.on = 1, s->tma.real = f->real, s->tma.width = tile_ring_width(t->block[0], f->real);
@@ -317,6 +325,9 @@ static void fused25d_shape(const struct facts *f, const struct kernel_args *a, s
     s->smem = (size_t)f->real * (size_t)fused25d_smem_values(t->block[0], ht, t->stages, y0, y1, z0, z1, f->nnode, f->real,
                                                              f->k->coef == COEF_INDEXED, tma);
 }
+
+#if CUDART_VERSION >= 12050
+_Static_assert(sizeof(struct tile_map) == sizeof(CUtensorMap), "struct tile_map is a CUtensorMap");
 
 /* cuTensorMapEncodeTiled, a driver function, through the runtime (the binary links no libcuda);
  * NULL where the driver has none. */
@@ -353,6 +364,13 @@ static int tile_map_of(struct tile_map *map, const void *array, const struct ker
                ? 0
                : -1;
 }
+#else
+static int tile_map_of(struct tile_map *map, const void *array, const struct kernel_args *a, int real, int width, int rows)
+{
+    (void)map, (void)array, (void)a, (void)real, (void)width, (void)rows;
+    return -1;
+}
+#endif
 
 /* The maps of a fused25d launch: its source fields S0..S2 (spec.h: fused_source) and, with a
  * node ring (one time level a component), each component's level. */

@@ -144,6 +144,19 @@ f=""
     f="$(cat "$tmp/out" "$tmp/err")"
 result "the CPML's GPU layer kernels compile" "$f"
 
+# fused25d's GPU kernels (kernels_gpu/fused25d.cu.step) compile for the H100 with their rings
+# filled by tensor copies (TILE_TMA: sm_90 on, gpu_rules.h's fused25d_tma) and for the A100 with
+# cp.async (run and verified on a GPU only, by test_step): FV24's, 12 kernels each.
+f=""
+fused25d_listed() { "$B" cache --list | grep "k_fv24_.*_fused25d_gpu" | grep -c -- "$1"; }
+"$B" cache --warm --arch sm_90 --scheme fv24 --variant fused25d >"$tmp/out" 2>"$tmp/err" && counts 12 0 &&
+    [ "$(fused25d_listed -DTILE_TMA=1)" -eq 12 ] || f="sm_90: $(fused25d_listed -DTILE_TMA=1) with TILE_TMA, $(cat "$tmp/out" "$tmp/err")"
+"$B" cache --warm --arch sm_80 --scheme fv24 --variant fused25d >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "kernels for sm_80 .*: 12 compiled" "$tmp/out" && [ "$(fused25d_listed -DTILE_STAGES)" -eq 24 ] &&
+    [ "$(fused25d_listed -DTILE_TMA=1)" -eq 12 ] || f="$f
+sm_80: $(fused25d_listed -DTILE_TMA=1) with TILE_TMA of $(fused25d_listed -DTILE_STAGES), $(cat "$tmp/out" "$tmp/err")"
+result "fused25d's GPU kernels compile, with tensor copies from sm_90 on" "$f"
+
 # A kernel that does not compile (the test hook plants a syntax error): one line naming it and
 # the log, exit 2, no entry for it, the log holds NVRTC's error.
 before=$(entries)
