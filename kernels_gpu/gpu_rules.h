@@ -112,8 +112,8 @@ GPU_RULE int fused25d_index_ring(int nnode, int real_size, int indexed) { return
  * thread about 30 instructions a piece, a fifth of FV24's uniform kernel (ncu, H200;
  * docs/performance-notes.md). A tile lands at a 128-byte boundary, so each slot (and each node
  * operand's tile in its slot) is padded to one; the copies complete on one mbarrier a step, the
- * step's group, in the first TILE_BARRIER_BYTES of the shared memory. A box is at most 256 values
- * each way (cuTensorMapEncodeTiled). */
+ * step's group (fused25d_barriers_at says where). A box is at most 256 values each way
+ * (cuTensorMapEncodeTiled). */
 enum { TILE_BARRIER_BYTES = 128, TILE_BOX_MAX = 256 };
 GPU_RULE int fused25d_tma(int arch, int bx, int ht, int real_size, const int y0[3], const int y1[3])
 {
@@ -129,6 +129,23 @@ GPU_RULE long tile_slot_values(long values, int real_size, int tma)
 }
 /* The mbarriers of tensor copies in flight: `stages` steps ahead and the step being read. */
 GPU_RULE int tile_barriers(int stages) { return pow2_at_least(stages + 1); }
+/* fused25d with tensor copies: where its mbarriers lie, in bytes from the start of its shared
+ * memory: in the padding of a source ring's first slot (the first of the three where they fit),
+ * else -1: the first TILE_BARRIER_BYTES, before the rings. Before the rings, they took FV24's 32x4
+ * tiles of two rows at two stages to 57 472 B a block, 128 B over the four-blocks-an-SM line
+ * (docs/performance-notes.md). */
+GPU_RULE long fused25d_barriers_at(int bx, int ht, int stages, const int y0[3], const int y1[3], const int z0[3],
+                                   const int z1[3], int real_size)
+{
+    const long w = tile_ring_width(bx, real_size), need = 8L * tile_barriers(stages);
+    long at = 0;
+    for (int s = 0; s < 3; s++) {
+        const long values = (ht + y1[s] - y0[s]) * w, slot = tile_slot_values(values, real_size, 1) * real_size;
+        if (slot - values * real_size >= need) return at + values * real_size;
+        at += tile_ring_slots(z0[s], z1[s], stages) * slot;
+    }
+    return -1;
+}
 
 /* A tensor map (CUtensorMap: 128 bytes at a 64-byte boundary) as a kernel and its launcher both
  * see it, and fused25d's: its three source fields' and, with fused25d_node_ring, its three node
@@ -146,7 +163,8 @@ struct fused25d_maps {
     int ok;
 };
 
-/* fused25d's shared memory: with tensor copies, their barriers; the three source fields' rings,
+/* fused25d's shared memory: with tensor copies, their barriers where no slot's padding holds them
+ * (fused25d_barriers_at); the three source fields' rings,
  * each field's tile ht + (y1 - y0) rows of tile_ring_width values, tile_ring_slots(z0, z1) deep;
  * then, with fused25d_node_ring, the node operands' ring: nnode tiles of ht such rows,
  * tile_node_slots deep; then, with fused25d_index_ring, the material bytes' (ht rows, as deep).
@@ -155,7 +173,7 @@ GPU_RULE long fused25d_smem_values(int bx, int ht, int stages, const int y0[3], 
                                    const int z1[3], int nnode, int real_size, int indexed, int tma)
 {
     const long w = tile_ring_width(bx, real_size);
-    long v = tma ? TILE_BARRIER_BYTES / real_size : 0;
+    long v = tma && fused25d_barriers_at(bx, ht, stages, y0, y1, z0, z1, real_size) < 0 ? TILE_BARRIER_BYTES / real_size : 0;
     for (int s = 0; s < 3; s++)
         v += (long)tile_ring_slots(z0[s], z1[s], stages) * tile_slot_values((ht + y1[s] - y0[s]) * w, real_size, tma);
     if (fused25d_node_ring(nnode, real_size))

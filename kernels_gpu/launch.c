@@ -215,18 +215,20 @@ static int zmarch_check(const struct facts *f, const struct shape *s, char *why,
     return -1;
 }
 
-static void one_launch(const void *fn, const struct shape *s, void *arg)
+/* One launch over the grid of s's args: x by the block, y by its rows of nodes, z by its planes. */
+static void one_launch(const void *fn, const struct shape *s, void **params)
 {
     const struct kernel_args *a = &s->args;
-    void *params[] = {arg};
     gpu_start(fn, blocks_for(a->nx, a->block[0]), blocks_for(a->ny, (long)a->block[1] * (a->rows > 1 ? a->rows : 1)),
               blocks_for(a->nz, a->nodes), s->block, s->smem, params);
 }
 
-static void zmarch_run(const void *fn, const struct shape *s)
+/* zmarch's and tile25d's launch: one kernel_args, the shape's. */
+static void marching_run(const void *fn, const struct shape *s)
 {
     struct kernel_args a = s->args;
-    one_launch(fn, s, &a);
+    void *params[] = {&a};
+    one_launch(fn, s, params);
 }
 
 /* tile25d: the launch's block (Bx, By), rows and depth are the kernel's constants; its shared
@@ -241,12 +243,6 @@ static void tile25d_shape(const struct facts *f, const struct kernel_args *a, st
     s->smem = (size_t)f->real * (size_t)tile25d_smem_values(t->block[0], t->rows * t->block[1], t->stages, f->lo[0][1],
                                                             f->hi[0][1], f->lo[0][2], f->hi[0][2], f->lo[1][1], f->hi[1][1],
                                                             f->lo[1][2], f->hi[1][2], f->nnode, f->real);
-}
-
-static void tile25d_run(const void *fn, const struct shape *s)
-{
-    struct kernel_args a = s->args;
-    one_launch(fn, s, &a);
 }
 
 /* The fused step's kernels take the half-step's three components' kernel_args, a[0]'s launch. */
@@ -395,10 +391,8 @@ static void fused25d_run_all(const void *fn, const struct shape *s, const struct
     for (int q = 0; q < 3; q++) f[q].nodes = s->args.nodes, f[q].rows = s->args.rows, f[q].stages = s->args.stages;
     struct fused25d_maps m;
     fused25d_maps_of(&m, s, a3);
-    const struct kernel_args *a = &s->args;
     void *params[] = {f, &m};
-    gpu_start(fn, blocks_for(a->nx, a->block[0]), blocks_for(a->ny, (long)a->block[1] * a->rows), blocks_for(a->nz, a->nodes),
-              s->block, s->smem, params);
+    one_launch(fn, s, params);
 }
 
 /* wave: the temporally blocked step's kernels (engine/wave.h), one thread per node over the
@@ -511,8 +505,8 @@ static const struct rule {
 } rules[] = {
     {"baseline", NULL, baseline_check, baseline_run, NULL},
     {"linear", NULL, linear_check, linear_run, NULL},
-    {"zmarch", zmarch_shape, zmarch_check, zmarch_run, NULL},
-    {"tile25d", tile25d_shape, tiled_fits, tile25d_run, NULL},
+    {"zmarch", zmarch_shape, zmarch_check, marching_run, NULL},
+    {"tile25d", tile25d_shape, tiled_fits, marching_run, NULL},
     {"fused", fused_shape, fused_check, NULL, fused_run_all},
     {"fused25d", fused25d_shape, tiled_fits, NULL, fused25d_run_all},
     {"wave", NULL, wave_check, NULL, wave_run_all},
