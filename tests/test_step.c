@@ -562,11 +562,12 @@ static void test_gpu_steps_match_reference(void)
             printf("  GPU %s, %d nodes, at most %d registers: %d combinations, largest error %.3f of its bound\n",
                    fused[v], zn, cap, n, worst);
         }
-        /* A tiled one's rows per thread (1, 2, 4) and pipeline depths (1 to 3): every storage takes
-         * its own default. */
+        /* A tiled one's rows per thread (1, 2, 4) and pipeline depths (1 to 3; one row also 4,
+         * where S44's tensor-copy barriers find no slot padding that holds them and go before the
+         * rings: gpu_rules.h, fused25d_barriers_at): every storage takes its own default. */
         static const int rows[3] = {1, 2, 4};
         for (int x = 0; x < 3 && t->rows; x++)
-            for (int d = 1; d <= 3; d++) {
+            for (int d = 1; d <= (rows[x] == 1 ? 4 : 3); d++) {
                 double worst = 0;
                 int refused = 0, n = verify_all_on(b, fused[v], NULL, block, t->nodes, rows[x], d, 0, &refused, &worst);
                 CHECK(n + refused == scheme_count() * 2 * NCOEF * NBOUNDARIES,
