@@ -348,8 +348,8 @@ static encode_tiled_fn encode_tiled(void)
 
 /* The map of a grid array (kernel.h's layout) whose box is `rows` rows of `width` values of one
  * plane; 0, or -1 where the driver refuses it (the kernel then copies value by value). Its copies'
- * L2 misses fetch whole 128-byte lines: Yee's uniform step +4.4%, indexed steps +0.4 to +2.2%,
- * S44 -0.5% against no promotion; 256 B ran as 128 B or up to 0.8% slower (H200, notes). */
+ * L2 misses fetch whole 128-byte lines: against none, Yee's uniform step +5%, the indexed ones
+ * up to +2.6%, the rest within 1%; 256 B ran as 128 B or up to 0.8% slower (H200, notes). */
 static int tile_map_of(struct tile_map *map, const void *array, const struct kernel_args *a, int real, int width, int rows)
 {
     const encode_tiled_fn encode = encode_tiled();
