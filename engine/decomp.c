@@ -310,18 +310,19 @@ int decomp_run(struct decomp *d, int steps, char *why, size_t n)
 
 int decomp_layer_run(struct decomp *d, int steps, char *why, size_t n)
 {
-    if (step_layer_folded(d->m[0])) { /* the closed box's steps: the layer's time is the step's less theirs */
-        for (int s = 0; s < d->d.slabs; s++) step_layer_on(d->m[s], 0);
-        const int rc = decomp_run(d, steps, why, n);
-        for (int s = 0; s < d->d.slabs; s++) step_layer_on(d->m[s], 1);
-        return rc ? -1 : 1;
-    }
     for (int s = 0; s < d->d.slabs; s++) {
         on(d, s);
         if (step_layer_run(d->m[s], steps, why, n)) return -1;
     }
     on(d, 0);
     return 0;
+}
+
+int decomp_layer_folded(const struct decomp *d) { return step_layer_folded(d->m[0]); }
+
+void decomp_layer_on(struct decomp *d, int on)
+{
+    for (int s = 0; s < d->d.slabs; s++) step_layer_on(d->m[s], on);
 }
 
 /* Slab s's padded array is planes z0 - HALO .. z0 + planes + HALO of the whole grid's: a

@@ -66,10 +66,13 @@ double decomp_occupancy_pct(const struct decomp *d);
 
 /* `steps` whole steps, as step_run; then waits for every device. 0, or -1 with the reason. */
 int decomp_run(struct decomp *d, int steps, char *why, size_t n);
-/* What timing the layer alone needs, `steps` steps' worth (step_layer_run), then waits: 0 after
- * the layer's passes alone; 1 after whole steps with the layer off, where the update kernels make
- * some of its corrections (the layer's time then the step's less theirs). -1 with the reason. */
+/* The layer's passes alone, `steps` steps' worth (step_layer_run), then waits: what timing the
+ * layer alone needs. 0, or -1 with the reason. Not where the update kernels make some of its
+ * corrections (decomp_layer_folded): there the layer's time is a step's less a closed box's, the
+ * same kernels with the layer off (decomp_layer_on). */
 int decomp_layer_run(struct decomp *d, int steps, char *why, size_t n);
+int decomp_layer_folded(const struct decomp *d);
+void decomp_layer_on(struct decomp *d, int on);
 
 /* Runs `steps` steps of d and of the undivided grid (on the first slab's device) from the same
  * random fields and materials (several, with indexed and array storage), and compares every cell

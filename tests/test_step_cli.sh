@@ -99,6 +99,18 @@ else
     result "step --pml writes one row with its layer" "$(tail -n 3 "$tmp/err")"
 fi
 
+# Where the update kernels make the layer's corrections (the CPU's fused), its time is the difference
+# of paired steps with and without it: at 16^3 with 4 cells a face, four in five cells are in the
+# layer, and that difference must come out positive.
+if "$B" step --grid 16 --pml 4 --steps 2 --reps 3 --scheme fv24 --variant fused --results "$tmp/folded" >"$tmp/out" 2>"$tmp/err" &&
+    g=$(find "$tmp/folded" -name 'step-*.csv') && [ "$(wc -l <"$g")" -eq 2 ]; then
+    why=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { if (!($col["layer_ms"] > 0) || !($col["layer_share"] > 0) || !($col["layer_share"] < 100)) print "layer time " $col["layer_ms"] " " $col["layer_share"] }' "$g")
+    result "step --variant fused --pml times its layer by paired steps" "$why"
+else
+    result "step --variant fused --pml times its layer by paired steps" "$(tail -n 3 "$tmp/err")"
+fi
+
 # In slabs: one verified row saying so. FV24 f32 on 12x10x21 in 3 slabs, periodic: 3 faces, and per
 # face each of Hx, Hy, Ex, Ey 3 planes, Hz and Ez 2 (their shifts), of 16 x 14 padded cells of 4 bytes.
 if "$B" step --grid 12x10x21 --slabs 3 --scheme fv24 --steps 2 --reps 2 --results "$tmp/slabs" >"$tmp/out" 2>"$tmp/err" &&
