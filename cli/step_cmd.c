@@ -26,7 +26,7 @@ static const char *const usage =
     "PEC walls: its reflection is measured first (pml_reflection_db), and after each sample's steps\n"
     "the layer's passes are timed alone (layer_ms, layer_share, layer_pct_bw); where the update\n"
     "kernels make the x faces' corrections themselves (the CPU's fused), the layer's time is the\n"
-    "median step's with the layer less the closed box's, the two alternated pass by pass.\n"
+    "median difference of paired passes with and without it, each pair's order alternated.\n"
     "With --slabs N or --gpus N, the grid split into N slabs along z (the larger first), a stepper each,\n"
     "their halo planes exchanged every half-step (as deep as each field's stencils reach along z):\n"
     "copied on the one device, or one GPU a slab through NCCL. Verified first against the undivided\n"

@@ -249,8 +249,8 @@ struct step_record {
       "rows' occupancy_pct; empty on the CPU", NUM(m->r->occupancy_pct))                                               \
     X(layer_ms, "ms", "%.6g", NULL, 1, NULL,                                                                           \
       "the layer's time per step (median of samples timed after each step sample): its passes alone, or where the "   \
-      "update kernels make the corrections (CPU fused), the median of steps with the layer less that of closed-box "  \
-      "steps of the same kernels, the two alternated pass by pass", NUM(m->r->layer_ms))         \
+      "update kernels make the corrections (CPU fused), the median difference of paired passes of the same kernels " \
+      "with and without the layer, each pair's order alternated", NUM(m->r->layer_ms))                                \
     X(layer_share, "%", "%.4g", "layer % of step", 1, "%.1f", "layer_ms as a percentage of median_ms",                 \
       NUM(100 * m->r->layer_ms / m->r->median_ms))                                                                     \
     X(layer_bytes, "B", "%g", NULL, 1, NULL,                                                                           \

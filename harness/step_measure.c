@@ -103,6 +103,7 @@ static int folded_layer_ms(struct decomp *m, int pairs, int tsteps, double *laye
 {
     double *diff = malloc(sizeof(double) * (size_t)pairs);
     int rc = diff ? 0 : -1;
+    if (!diff) snprintf(why, n, "out of memory");
     for (int i = 0; i < 2 * pairs && !rc; i++) {
         const int with = (i + i / 2) % 2 == 0; /* with, closed; closed, with; ... */
         decomp_layer_on(m, with);
@@ -188,8 +189,8 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         if (s >= 0) ms[s] = per_step;
         else if (!c->steps) r->steps = step_sample_steps(per_step, tsteps);
         if (rc || !c->c.pml) continue;
-        double layer_ms = NAN; /* then the layer's passes alone, as many steps' worth */
-        if (decomp_layer_folded(m)) { /* at least three passes of each kind, and as many as the sample's steps */
+        double layer_ms = NAN; /* then the layer's time: its passes alone, as many steps' worth */
+        if (decomp_layer_folded(m)) { /* or by pairs: three at least, as many as the sample's passes */
             rc = folded_layer_ms(m, r->steps / tsteps > 3 ? r->steps / tsteps : 3, tsteps, &layer_ms, why, n);
         } else {
             t0 = 1e3 * omp_get_wtime();
