@@ -1,0 +1,17 @@
+import csv,glob,sys
+sc={'byte':1,'Kbyte':1e3,'Mbyte':1e6,'Gbyte':1e9}
+for f in sys.argv[1:]:
+    text=open(f).read().splitlines()
+    i=next(i for i,l in enumerate(text) if l.startswith('"ID"'))
+    rows=list(csv.reader(text[i:]))
+    head,units,runs=rows[0],rows[1],rows[2:]
+    col={h:k for k,h in enumerate(head)}
+    last={}
+    for r in runs: last[r[col['Kernel Name']]]=r
+    for k,r in last.items():
+        v=lambda n: float(r[col[n]].replace(',','') or 'nan')
+        d=v('dram__bytes_read.sum')*sc[units[col['dram__bytes_read.sum']]]+v('dram__bytes_write.sum')*sc[units[col['dram__bytes_write.sum']]]
+        lt=v('lts__t_bytes.sum')*sc[units[col['lts__t_bytes.sum']]]
+        rd=v('lts__t_sectors_srcunit_tex_op_read.sum')*32; wr=v('lts__t_sectors_srcunit_tex_op_write.sum')*32
+        fab=v('lts__ltcfabric2ltc_cycles_active.max.pct_of_peak_sustained_elapsed') if 'lts__ltcfabric2ltc_cycles_active.max.pct_of_peak_sustained_elapsed' in col else float('nan')
+        print('%s %-36s us %.1f dram%% %s fabric%% %.1f lts/dram %.2f tex/dram %.2f (rd %.2f wr %.2f) -> pred %.0f%%' % (f, k[:36], v('gpu__time_duration.sum')/ (1 if units[col['gpu__time_duration.sum']]=='usecond' else 1e3 if units[col['gpu__time_duration.sum']]=='nsecond' else 1e-3), r[col['dram__throughput.avg.pct_of_peak_sustained_elapsed']], fab, lt/d, (rd+wr)/d, rd/d, wr/d, 100*d/(rd+wr)))
