@@ -110,7 +110,8 @@ static int folded_layer_ms(struct decomp *m, int pairs, int tsteps, double *laye
         const double t0 = 1e3 * omp_get_wtime();
         rc = decomp_run(m, tsteps, why, n);
         const double ms = (1e3 * omp_get_wtime() - t0) / tsteps;
-        diff[i / 2] = i % 2 ? diff[i / 2] + (with ? ms : -ms) : (with ? ms : -ms);
+        if (i % 2 == 0) diff[i / 2] = 0;
+        diff[i / 2] += with ? ms : -ms;
     }
     decomp_layer_on(m, 1);
     if (!rc) *layer_ms = median(diff, pairs);
