@@ -71,10 +71,16 @@ CPU_HEADERS := $(filter-out kernels_cpu/jit.h,$(wildcard kernels_cpu/*.h)) $(KER
 GPU_HEADERS := $(wildcard kernels_gpu/*.cuh) kernels_gpu/gpu_rules.h $(KERNEL_HEADERS)
 CPU_OBJ   := $(addprefix $(GEN)/,cpu_table.o cpu_layer_table.o cpu_templates.o cpu_headers.o)
 LIB_OBJ   := $(LIB_C:%.c=$(BUILD)/%.o) $(CPU_OBJ) $(GEN)/builtin_specs.o
-# NCCL (the halo exchange of step --gpus) where the toolkit's headers have it; its library is
-# loaded at run time (kernels_gpu/nccl_transport.c), so the binary runs where it is missing.
-NCCL_H    := $(if $(CUDA),$(wildcard $(CUDA)/include/nccl.h))
-NCCL_NOTE := NCCL: $(if $(NCCL_H),$(NCCL_H): step --gpus exchanges halos through it,not found in $(if $(CUDA),$(CUDA)/include,a build without CUDA): step --gpus is not built)
+# NCCL (the halo exchange of step --gpus): NCCL_HOME names an installation of its own (include/
+# and lib/, e.g. pip's nvidia-nccl-cu13 under site-packages/nvidia/nccl), else the toolkit's headers
+# or the system's. Its library is loaded at run time (kernels_gpu/nccl_transport.c), from
+# NCCL_HOME's lib/ where that has one, so the binary runs where NCCL is missing.
+NCCL_DIRS := $(strip $(if $(NCCL_HOME),$(NCCL_HOME)/include) $(CUDA)/include /usr/include)
+NCCL_H    := $(if $(CUDA),$(firstword $(wildcard $(addsuffix /nccl.h,$(NCCL_DIRS)))))
+NCCL_LIB  := $(firstword $(wildcard $(if $(NCCL_HOME),$(NCCL_HOME)/lib/libnccl.so.2)) libnccl.so.2)
+NCCL_FLAGS := $(filter-out -I/usr/include/,-I$(dir $(NCCL_H))) -DNCCL_LIBRARY='"$(NCCL_LIB)"'
+NCCL_NOTE := NCCL: $(if $(NCCL_H),$(NCCL_H): step --gpus exchanges halos through it,$(if $(CUDA),no nccl.h in \
+                 $(NCCL_DIRS) (NCCL_HOME=DIR names another),a build without CUDA): step --gpus is not built)
 ifneq ($(CUDA),)
 GPU_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(filter-out kernels_gpu/without_cuda.c kernels_gpu/without_nccl.c \
                  $(if $(NCCL_H),,kernels_gpu/nccl_transport.c),$(wildcard kernels_gpu/*.c))) \
@@ -107,7 +113,8 @@ $(GEN)/%.o: $(GEN)/%.c
 
 $(BUILD)/kernels_gpu/%.o: kernels_gpu/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) $(if $(filter-out without_cuda without_nccl,$*),$(CUDAFLAGS)) -c -o $@ $<
+	$(CC) $(ALLCFLAGS) $(if $(filter-out without_cuda without_nccl,$*),$(CUDAFLAGS)) \
+	    $(if $(filter nccl_transport,$*),$(NCCL_FLAGS)) -c -o $@ $<
 
 # The generator runs on the build machine; it shares the parser with the suite.
 # design.c too: a spec whose weights cannot be designed fails the build, naming the file.

@@ -8,9 +8,10 @@
  * ncclCommInitAll takes seconds on eight GPUs, and every measured row opens two decompositions
  * (the verification's and the timed one).
  *
- * NCCL is loaded when first asked for (dlopen; FDTDBENCH_NCCL_LIBRARY names another library
- * than libnccl.so.2), so that this binary still runs where NCCL is not installed and --gpus says
- * so in one line. NVLink multicast (NVLS) is switched off in the environment before it loads.
+ * NCCL is loaded when first asked for (dlopen of NCCL_LIBRARY, the build's: NCCL_HOME's library
+ * or libnccl.so.2; FDTDBENCH_NCCL_LIBRARY names another), so that this binary still runs where
+ * NCCL is not installed and --gpus says so in one line. NVLink multicast (NVLS) is switched off in
+ * the environment before it loads.
  *
  * One process per GPU (several hosts, under MPI) would change two things only: the communicator
  * would come from ncclGetUniqueId on rank 0, broadcast over MPI, and ncclCommInitRank; and each
@@ -25,6 +26,10 @@
 
 #include "gpu_internal.h"
 #include "transport.h"
+
+#ifndef NCCL_LIBRARY
+#define NCCL_LIBRARY "libnccl.so.2"
+#endif
 
 #define NCCL_CALLS(X)                                                                                                \
     X(ncclCommInitAll) X(ncclCommDestroy) X(ncclCommAbort) X(ncclCommGetAsyncError) X(ncclGroupStart)               \
@@ -42,7 +47,7 @@ int nccl_available(char *why, size_t n)
     if (api.lib) return 1;
     transport_environment();
     const char *library = getenv("FDTDBENCH_NCCL_LIBRARY");
-    if (!library || !*library) library = "libnccl.so.2";
+    if (!library || !*library) library = NCCL_LIBRARY;
     void *lib = dlopen(library, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         snprintf(why, n, "NCCL: cannot load %s: %s", library, dlerror());

@@ -10,6 +10,7 @@
 # line behind the time it came) into $OUT/logs.tgz. Everything runs inside SESSION_SECONDS (570,
 # under the tool's 600 s limit), so the packing always happens.
 # Exit status: 0 if every step that ran succeeded. Environment: BUILD (build), JOBS (16),
+# NCCL_HOME (else the Python's nvidia-nccl wheel where it has one),
 # SKIP_TESTS=1 to go straight to the benchmark (a later call in a session that tested already),
 # FRESH=1 to start as a new GPU would: no tuned file for it, an empty kernel cache; FRESH=again
 # for a later call of that sitting on the same warm machine (its cache, its tuned file);
@@ -25,6 +26,11 @@ stamp=$(mktemp)  # results/ files newer than this one were written by this sessi
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 BUILD=${BUILD:-build}
 mk=(make -j"${JOBS:-16}" BUILD="$BUILD")
+# NCCL (step --gpus) where the toolkit has none: the Python's nvidia-nccl wheel, if it has one
+if [ -z "${NCCL_HOME:-}" ] && nccl=$(python3 -c 'import nvidia.nccl as n; print(n.__path__[0])' 2>/dev/null) &&
+    [ -f "$nccl/include/nccl.h" ]; then
+    mk+=(NCCL_HOME="$nccl")
+fi
 times=""
 build="not run" tests="not run" bench=""
 
@@ -58,6 +64,7 @@ verdict() { # EXIT_STATUS
 
 echo "== nvidia-smi"
 nvidia-smi 2>&1 | tee "$OUT/nvidia-smi.log"
+[ "$(nvidia-smi -L 2>/dev/null | wc -l)" -gt 1 ] && nvidia-smi topo -m 2>&1 | tee -a "$OUT/nvidia-smi.log"
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
 
 slug=$(echo "gpu-$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/-$//')
