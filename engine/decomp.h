@@ -9,9 +9,10 @@
  *
  * Two schedules of a half-step:
  *   whole    every slab's half-step (update, layer, refresh), then the exchange;
- *   overlap  every slab's boundary planes (those its neighbours read) first, then the exchange
- *            started while the rest of its planes update, then the refresh once it has arrived:
- *            on GPUs the planes travel on a stream of their own beside the interior's update.
+ *   overlap  every slab's boundary planes (those its neighbours read) first, then the rest of
+ *            its planes, and the exchange started once the boundary planes are written, then the
+ *            refresh once it has arrived: on GPUs the planes travel on a stream of their own beside
+ *            the interior's update, which is queued before the exchange's host calls.
  *            Not with a layer (its passes are not split by planes).
  * Either gives every cell the value the undivided step gives it (decomp_compare): the same
  * kernels on the same inputs. */

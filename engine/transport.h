@@ -1,12 +1,15 @@
 /* How halo planes travel between the slabs of a grid split along z (decomp.h): a list of moves,
  * each one contiguous block of whole padded planes from one slab's array to another's, started
- * after every launch made so far on the slabs' devices and finished before any launch made after.
+ * once the launches made before each source slab's mark have run, and finished before any launch
+ * made after finish.
  *
  *   copy  the slabs share one device (the CPU, or one GPU): the backend's copy, in order with its
- *         launches (memcpy; cudaMemcpy). What make test runs: the decomposition on any machine.
+ *         launches (memcpy; cudaMemcpy), so a mark changes nothing. What make test runs: the
+ *         decomposition on any machine.
  *   nccl  slab r on GPU r of this process: ncclSend and ncclRecv in one group per half-step, on a
- *         stream of each GPU's own, so that the launches after start (the interior planes' update)
- *         run while the planes travel (kernels_gpu/nccl_transport.c).
+ *         high-priority stream of each GPU's own that waits for the mark, so that the launches made
+ *         after the mark (the interior planes' update, queued before the group's host calls) run
+ *         while the planes travel (kernels_gpu/nccl_transport.c).
  *
  * A transport does not fail quietly: a failed call ends the program with one line naming the
  * rank (the slab) and the call (transport_fail), as a failed rank must end every process of a
@@ -27,7 +30,8 @@ struct plane_move {
 
 struct transport {
     const char *name; /* "copy", "nccl": the CSV's transport column */
-    void (*start)(struct transport *t, const struct plane_move *m, int n);
+    void (*mark)(struct transport *t, int rank); /* the moves from rank read what its launches so far wrote */
+    void (*start)(struct transport *t, const struct plane_move *m, int n); /* after every rank's mark */
     void (*finish)(struct transport *t);
     void (*close)(struct transport *t);
 };

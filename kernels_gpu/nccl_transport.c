@@ -1,8 +1,9 @@
 /* The NCCL transport (engine/transport.h): slab r of a decomposed grid on GPU r of this process,
  * one communicator per GPU from ncclCommInitAll. Each exchange is one group of ncclSend and
- * ncclRecv, each GPU's on a non-blocking stream of its own: the group waits (an event) for the
- * launches made before it on the GPU's default stream, the launches made after it (the interior
- * planes' update) run beside it, and finish makes the default stream wait for it in turn.
+ * ncclRecv, each GPU's on a non-blocking, high-priority stream of its own: the group waits (an
+ * event) for the launches made before the GPU's mark on its default stream, the launches made
+ * after the mark (the interior planes' update) run beside it, and finish makes the default stream
+ * wait for it in turn.
  *
  * The communicators of a rank count are made once and kept for the process (close leaves them):
  * ncclCommInitAll takes seconds on eight GPUs, and every measured row opens two decompositions
@@ -105,14 +106,18 @@ static void nccl_ok(struct nccl *x, int rank, ncclResult_t r, const char *call)
 
 static void use(struct nccl *x, int rank) { cuda_ok(x, rank, cudaSetDevice(rank), "cudaSetDevice"); }
 
+/* The sends from rank wait for every launch made so far on its default stream, not for later ones. */
+static void nccl_mark(struct transport *t, int rank)
+{
+    struct nccl *x = (struct nccl *)t;
+    use(x, rank);
+    cuda_ok(x, rank, cudaEventRecord(x->ready[rank], 0), "cudaEventRecord");
+    cuda_ok(x, rank, cudaStreamWaitEvent(x->stream[rank], x->ready[rank], 0), "cudaStreamWaitEvent");
+}
+
 static void nccl_start(struct transport *t, const struct plane_move *m, int n)
 {
     struct nccl *x = (struct nccl *)t;
-    for (int r = 0; r < x->ranks; r++) { /* after every launch so far on the rank's default stream */
-        use(x, r);
-        cuda_ok(x, r, cudaEventRecord(x->ready[r], 0), "cudaEventRecord");
-        cuda_ok(x, r, cudaStreamWaitEvent(x->stream[r], x->ready[r], 0), "cudaStreamWaitEvent");
-    }
     nccl_ok(x, -1, api.ncclGroupStart(), "ncclGroupStart");
     for (int i = 0; i < n; i++) {
         if (local(x, m[i].from))
@@ -154,7 +159,7 @@ struct transport *nccl_transport(int ranks, char *why, size_t n)
         snprintf(why, n, "out of host memory");
         return NULL;
     }
-    x->t = (struct transport){"nccl", nccl_start, nccl_finish, nccl_close};
+    x->t = (struct transport){"nccl", nccl_mark, nccl_start, nccl_finish, nccl_close};
     x->ranks = ranks;
     int devices[GPU_MAX_DEVICES];
     for (int r = 0; r < ranks; r++) devices[r] = r;
@@ -165,9 +170,12 @@ struct transport *nccl_transport(int ranks, char *why, size_t n)
         free(x);
         return NULL;
     }
-    for (int r = 0; r < ranks; r++) {
+    for (int r = 0; r < ranks; r++) { /* NCCL's blocks ahead of the interior's waiting ones: its stream first */
+        int least, greatest;
         use(x, r);
-        cuda_ok(x, r, cudaStreamCreateWithFlags(&x->stream[r], cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+        cuda_ok(x, r, cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+        cuda_ok(x, r, cudaStreamCreateWithPriority(&x->stream[r], cudaStreamNonBlocking, greatest),
+                "cudaStreamCreateWithPriority");
         cuda_ok(x, r, cudaEventCreateWithFlags(&x->ready[r], cudaEventDisableTiming), "cudaEventCreateWithFlags");
         cuda_ok(x, r, cudaEventCreateWithFlags(&x->done[r], cudaEventDisableTiming), "cudaEventCreateWithFlags");
     }
