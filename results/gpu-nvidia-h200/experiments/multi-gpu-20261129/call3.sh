@@ -9,5 +9,5 @@ export PATH=/usr/local/cuda/bin:$PATH
 w() { echo "step --device gpu --gpus $1 --scheme $2 --coef $3 --variant fused25d --boundary periodic --grid 512x512x$((512 * $1)) --reps 5"; }
 timeout 200 env OLD=ab-old bash scripts/ab.sh -r 2 -k 'mcells_per_s|median_ms' "$(w 1 fv24wb uniform)" "$(w 4 fv24wb uniform)" \
     "$(w 4 fv24 uniform)" "$(w 4 yee uniform)" "$(w 4 s22 array)" 2>&1 | tee "$OUT/ab.log"
-SKIP_TESTS=1 SESSION_SECONDS=${BENCH_SECONDS:-150} bash scripts/gpu_session.sh "bench --device gpu --tables weak,strong"
+SKIP_TESTS=1 SOURCE_COMMIT=${SOURCE_COMMIT:-} SESSION_SECONDS=${BENCH_SECONDS:-150} bash scripts/gpu_session.sh "bench --device gpu --tables weak,strong"
 timeout 230 make -j16 test ONLY=test_decomp > "$OUT/test_decomp.log" 2>&1; echo "test_decomp: exit $?"; tail -4 "$OUT/test_decomp.log"
