@@ -655,45 +655,54 @@ static double scaling_goal(const char *table)
     return !strcmp(table, SCALING_WEAK) ? SCALING_WEAK_GOAL : SCALING_STRONG_GOAL;
 }
 
-static void write_scaling(FILE *o, const char *hashes, const struct csv *f, int holders)
+static const struct {
+    const char *table, *title;
+} scaling_kinds[2] = {{SCALING_WEAK, "Weak scaling: the same cells per GPU"},
+                      {SCALING_STRONG, "Strong scaling: one grid over more GPUs"}};
+
+/* The scaling tables, each from its file f[k] (scaling_kinds' order; NULL: none), the newest of
+ * `holders` scaling files holding it: weak and strong may be measured apart (bench --tables). */
+static void write_scaling(FILE *o, const char *hashes, const struct csv *const f[2], int holders)
 {
-    static const struct {
-        const char *table, *title;
-    } kinds[] = {{SCALING_WEAK, "Weak scaling: the same cells per GPU"},
-                 {SCALING_STRONG, "Strong scaling: one grid over more GPUs"}};
-    if (!is_scaling_file(f)) return;
-    fprintf(o, "%s Several GPUs: the full step split along z, halo planes through NCCL\n\nFrom `%s` (%s, commit %s",
-            hashes, f->name, latest(f, NULL), cell(f, 0, "git_commit"));
-    if (holders > 1) fprintf(o, "; the newest of %d scaling files", holders);
-    fputs("). ", o);
-    md(o, cell(f, 0, "device_name"));
+    const struct csv *first = f[0] ? f[0] : f[1];
+    if (!first) return;
+    fprintf(o, "%s Several GPUs: the full step split along z, halo planes through NCCL\n\n", hashes);
+    for (int k = 0; k < 2; k++) {
+        if (!f[k] || (k == 1 && f[1] == f[0])) continue;
+        fprintf(o, "%s `%s` (%s, commit %s)", k && f[0] ? "; the strong table from" : "From", f[k]->name, latest(f[k], NULL),
+                cell(f[k], 0, "git_commit"));
+    }
+    if (holders > 1) fprintf(o, "; the newest of %d scaling files holding each table", holders);
+    fputs(". ", o);
+    md(o, cell(first, 0, "device_name"));
     fprintf(o, ". One slab of the grid per GPU, each field's halo planes exchanged every half-step (as deep as its "
                "stencils reach along z), boundary planes first where `overlap` is 1. MCells/s = cells × steps / s of "
                "all GPUs together; **efficiency** = MCells/s ÷ (N × the one-GPU row's): T1 / TN for weak scaling "
                "(%d³ cells per GPU), T1 / (N × TN) for strong. Goals at %d GPUs: weak %.0f%%, strong %.0f%%. Every "
                "row was verified against the undivided step first.\n\n",
             SCALING_WEAK_GRID, SCALING_GOAL_GPUS, SCALING_WEAK_GOAL, SCALING_STRONG_GOAL);
-    for (size_t k = 0; k < COUNT(kinds); k++) {
-        if (!has_table(f, kinds[k].table)) continue;
+    for (int k = 0; k < 2; k++) {
+        const struct csv *g = f[k];
+        if (!g || !has_table(g, scaling_kinds[k].table)) continue;
         fprintf(o, "%s# %s\n\n| scheme | coefficients | variant | GPUs | grid | ms/step | MCells/s | efficiency | halo "
                    "MB/step | goal (%.0f%% at %d) |\n|---|---|---|---:|---|---:|---:|---:|---:|---|\n",
-                hashes, kinds[k].title, scaling_goal(kinds[k].table), SCALING_GOAL_GPUS);
-        for (int r = 0; r < f->nrow; r++) {
-            if (strcmp(cell(f, r, "table"), kinds[k].table)) continue;
-            const double eff = 100 * scaling_efficiency(f, r);
+                hashes, scaling_kinds[k].title, scaling_goal(scaling_kinds[k].table), SCALING_GOAL_GPUS);
+        for (int r = 0; r < g->nrow; r++) {
+            if (strcmp(cell(g, r, "table"), scaling_kinds[k].table)) continue;
+            const double eff = 100 * scaling_efficiency(g, r);
             fputs("| ", o);
-            md(o, cell(f, r, "scheme"));
+            md(o, cell(g, r, "scheme"));
             fputs(" | ", o);
-            md(o, cell(f, r, "coef"));
+            md(o, cell(g, r, "coef"));
             fputs(" | ", o);
-            md(o, cell(f, r, "variant"));
-            fprintf(o, " | %.0f | %s×%s×%s |", gpus_of(f, r), cell(f, r, "nx"), cell(f, r, "ny"), cell(f, r, "nz"));
-            put_num(o, "%.4g", num(f, r, "median_ms"));
-            put_num(o, "%.1f", num(f, r, "mcells_per_s"));
+            md(o, cell(g, r, "variant"));
+            fprintf(o, " | %.0f | %s×%s×%s |", gpus_of(g, r), cell(g, r, "nx"), cell(g, r, "ny"), cell(g, r, "nz"));
+            put_num(o, "%.4g", num(g, r, "median_ms"));
+            put_num(o, "%.1f", num(g, r, "mcells_per_s"));
             put_num(o, "%.1f%%", eff);
-            put_num(o, "%.2f", num(f, r, "halo_bytes") / 1e6);
-            if (gpus_of(f, r) == SCALING_GOAL_GPUS && !isnan(eff))
-                fprintf(o, " %s |\n", eff >= scaling_goal(kinds[k].table) ? "met" : "missed");
+            put_num(o, "%.2f", num(g, r, "halo_bytes") / 1e6);
+            if (gpus_of(g, r) == SCALING_GOAL_GPUS && !isnan(eff))
+                fprintf(o, " %s |\n", eff >= scaling_goal(scaling_kinds[k].table) ? "met" : "missed");
             else
                 fputs(" |\n", o);
         }
@@ -737,18 +746,30 @@ static void write_figures(FILE *o, const char *results, const char *sub)
     free(dir);
 }
 
-/* The newest of a machine's peers or scaling files (date, then name), and how many it has. */
-static const struct csv *newest_in(const struct csv *files, int n, int *holders)
+/* The newest of a machine's peers or scaling files (date, then name) that holds a row of table
+ * (NULL: any), and how many hold one. */
+static const struct csv *newest_in(const struct csv *files, int n, const char *table, int *holders)
 {
     const struct csv *best = NULL;
+    int held = 0;
     for (int i = 0; i < n; i++) {
         const struct csv *f = &files[i];
-        if (!f->nrow) continue;
+        if (!f->nrow || (table && !has_table(f, table))) continue;
+        held++;
         int d = best ? strcmp(latest(f, NULL), latest(best, NULL)) : 1;
         if (d > 0 || (d == 0 && strcmp(f->name, best->name) > 0)) best = f;
     }
-    if (holders) *holders = n;
+    if (holders) *holders = held;
     return best;
+}
+
+/* A machine's newest weak and strong scaling tables (scaling_kinds' order); 1 if it has either. */
+static int newest_scaling(const struct machine *m, const struct csv *f[2], int *holders)
+{
+    int held[2];
+    for (int k = 0; k < 2; k++) f[k] = newest_in(m->scaling, m->nscaling, scaling_kinds[k].table, &held[k]);
+    if (holders) *holders = held[0] > held[1] ? held[0] : held[1];
+    return f[0] || f[1];
 }
 
 /* A machine's notes (RESULTS/<machine>/NOTES.md), written by hand from its committed logs: what
@@ -762,7 +783,7 @@ static void write_notes(FILE *o, const char *results, const char *machine)
 
 static const struct csv *newest_peers(const struct machine *m, int *holders)
 {
-    return newest_in(m->peers, m->npeers, holders);
+    return newest_in(m->peers, m->npeers, NULL, holders);
 }
 
 static void write_machine(FILE *o, const char *results, const struct machine *m)
@@ -774,11 +795,12 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
     if (!f) {
         const struct csv *p = newest_peers(m, &holders);
         if (p) write_peers(o, "###", p, holders);
-        const struct csv *sc = newest_in(m->scaling, m->nscaling, &holders);
-        if (sc) write_scaling(o, "###", sc, holders);
-        if (!p && !sc) fputs("No rows yet.\n\n", o);
+        const struct csv *sc[2];
+        const int scaling = newest_scaling(m, sc, &holders);
+        if (scaling) write_scaling(o, "###", sc, holders);
+        if (!p && !scaling) fputs("No rows yet.\n\n", o);
         char *sub = join(m->name, "plots");
-        if (p || sc) write_figures(o, results, sub);
+        if (p || scaling) write_figures(o, results, sub);
         free(sub);
         return;
     }
@@ -828,8 +850,8 @@ static void write_machine(FILE *o, const char *results, const struct machine *m)
     if (listed) fputc('\n', o);
     const struct csv *p = newest_peers(m, &holders);
     if (p) write_peers(o, "###", p, holders);
-    const struct csv *sc = newest_in(m->scaling, m->nscaling, &holders);
-    if (sc) write_scaling(o, "###", sc, holders);
+    const struct csv *sc[2];
+    if (newest_scaling(m, sc, &holders)) write_scaling(o, "###", sc, holders);
     char *sub = join(m->name, "plots");
     write_figures(o, results, sub);
     free(sub);
@@ -919,7 +941,8 @@ static void write_scaling_page(FILE *o, const struct csv *f)
     md(o, cell(f, 0, "device_detail"));
     if (*cell(f, 0, "driver")) fprintf(o, "; driver %s", cell(f, 0, "driver"));
     fputs(". Command: `fdtdbench bench` (where there are several GPUs), or `fdtdbench step --gpus N`.\n\n", o);
-    write_scaling(o, "##", f, 1);
+    const struct csv *const both[2] = {f, f};
+    write_scaling(o, "##", both, 1);
 }
 
 /* The page of one CSV beside it; k NULL: the bench's, the step's, the peers' or the scaling
@@ -979,23 +1002,27 @@ static int kernel_in(const struct machine *m, const int *used, const char *table
     return 0;
 }
 
-/* What a plot reads of a table the page derives figures for: FILE in mdir, the rows of f whole
- * with their source file and the columns `extra` names (",a,b"), which tail writes for row r
- * (each value after a comma; an empty one where the page has none). Written whole or not at all. */
-static void write_extract(const char *mdir, const char *file, const struct csv *f, const char *extra,
-                          void (*tail)(FILE *o, const struct csv *f, int r))
+/* What a plot reads of a table the page derives figures for: FILE in mdir, the rows of f[0 .. n)
+ * whole (of f[i] only those of table only[i], where that is not NULL) with their source file and
+ * the columns `extra` names (",a,b"), which tail writes for row r (each value after a comma; an
+ * empty one where the page has none). f[0]'s columns. Written whole or not at all. */
+static void write_extract(const char *mdir, const char *file, const struct csv *const f[], const char *const only[],
+                          int n, const char *extra, void (*tail)(FILE *o, const struct csv *f, int r))
 {
     char *path = join(mdir, file);
     struct outfile out;
     if (outfile_open(&out, mdir, path)) exit(1);
-    for (int c = 0; c < f->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", f->head[c]);
+    const struct csv *head = f[0];
+    for (int c = 0; c < head->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", head->head[c]);
     fprintf(out.f, ",source%s\n", extra);
-    for (int q = 0; q < f->nrow; q++) {
-        for (int c = 0; c < f->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", cell(f, q, f->head[c]));
-        fprintf(out.f, ",%s", f->name);
-        tail(out.f, f, q);
-        fputc('\n', out.f);
-    }
+    for (int i = 0; i < n; i++)
+        for (int q = 0; q < f[i]->nrow; q++) {
+            if (only[i] && strcmp(cell(f[i], q, "table"), only[i])) continue;
+            for (int c = 0; c < head->ncol; c++) fprintf(out.f, "%s%s", c ? "," : "", cell(f[i], q, head->head[c]));
+            fprintf(out.f, ",%s", f[i]->name);
+            tail(out.f, f[i], q);
+            fputc('\n', out.f);
+        }
     if (outfile_replace(&out, file)) exit(1);
     free(path);
 }
@@ -1075,12 +1102,18 @@ static void write_extracts(const char *dir, const struct machine *ms, int nm)
                 if (outfile_replace(&out, name)) exit(1);
                 free(path);
             }
-        /* scaling.csv: the newest scaling file's rows, with the efficiency of the page. */
-        const struct csv *sc = newest_in(ms[i].scaling, ms[i].nscaling, NULL);
-        if (sc) write_extract(mdir, "scaling.csv", sc, ",efficiency,goal", scaling_tail);
+        /* scaling.csv: the newest weak and strong tables' rows, with the efficiency of the page. */
+        const struct csv *sc[2], *from[2];
+        const char *tables[2];
+        int nsc = 0;
+        newest_scaling(&ms[i], sc, NULL);
+        for (int k = 0; k < 2; k++)
+            if (sc[k]) from[nsc] = sc[k], tables[nsc++] = scaling_kinds[k].table;
+        if (nsc) write_extract(mdir, "scaling.csv", from, tables, nsc, ",efficiency,goal", scaling_tail);
         /* peers.csv: the newest peers file's rows, with the ratio of the page (peer_ratio). */
-        const struct csv *p = newest_peers(&ms[i], NULL);
-        if (p) write_extract(mdir, "peers.csv", p, ",ratio_to_suite", peers_tail);
+        const struct csv *const p[1] = {newest_peers(&ms[i], NULL)};
+        const char *const any[1] = {NULL};
+        if (p[0]) write_extract(mdir, "peers.csv", p, any, 1, ",ratio_to_suite", peers_tail);
         free(mdir);
     }
 }

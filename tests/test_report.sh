@@ -314,4 +314,27 @@ x=$(awk -f "$sel" -v where="table=strong;scheme=yee;slabs=8" -v cols=efficiency,
 the extract's efficiency and goal '$x' differ from the page's"
 result scaling_efficiency "$f"
 
+# Weak and strong measured apart (bench --tables strong a day later): each table from the newest
+# file holding it, on the page and in the plots' extract.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+    $c["table"] == "strong" { if ($c["slabs"] == 8) { $c["median_ms"] *= 2; $c["mcells_per_s"] /= 2 } $c["date"] = "2000-01-07T00:00:00Z"; print }' \
+    OFS=, "$sc" >"$tmp/r/$gpu/steps/scaling-2000-01-07.csv"
+f=
+"$bin" report --results "$tmp/r" >/dev/null 2>"$tmp/err" || f="report with a strong-only file: $(cat "$tmp/err")"
+[ -n "$(scaling_row "$readme" Weak fv24 8)" ] || f="$f
+the weak table is gone once a newer file holds strong rows only"
+strong=$(scaling_row "$readme" Strong yee 8)
+want=$(awk -v t1="$(ms strong yee 1)" -v tn="$(ms strong yee 8)" 'BEGIN { printf "%.1f%%", 100 * t1 / (8 * 2 * tn) }')
+[ "${strong% *}" = "$want" ] || f="$f
+strong yee on 8 GPUs: '$strong', expected the newer file's $want"
+grep -q 'the strong table from `scaling-2000-01-07.csv`' "$readme" || f="$f
+the page does not name the strong table's file"
+"$bin" report --results "$tmp/r" --extract "$tmp/x2" >/dev/null 2>"$tmp/err" || f="$f
+report --extract: $(cat "$tmp/err")"
+[ "$(awk -f "$sel" -v where="table=weak" -v cols=source "$tmp/x2/$gpu/scaling.csv" | sort -u)" = scaling-2000-01-06.csv ] &&
+    [ "$(awk -f "$sel" -v where="table=strong" -v cols=source "$tmp/x2/$gpu/scaling.csv" | sort -u)" = scaling-2000-01-07.csv ] ||
+    f="$f
+the extract's rows do not come from each table's newest file"
+result scaling_tables_apart "$f"
+
 summary
