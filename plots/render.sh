@@ -312,7 +312,8 @@ plot_scaling() {
     for t in weak strong; do
         sel "table=$t" scheme,coef,variant,slabs,efficiency,goal "$f" | awk -F '\t' -v meta="$tmp/$t.meta" '
             { s = $1 " " $2 " " $3; if (!(s in row)) name[++n] = s
-              row[s] = row[s] $4 "\t" ($5 == "" ? "NaN" : 100 * $5) "\n"; goal = $6; if ($4 + 0 > most) most = $4 + 0 }
+              g = $4 == "" ? 1 : $4 # one GPU: the undivided step, no slabs
+              row[s] = row[s] g "\t" ($5 == "" ? "NaN" : 100 * $5) "\n"; goal = $6; if (g + 0 > most) most = g + 0 }
             END { for (i = 1; i <= n; i++) printf "%s%s\n%s", (i > 1 ? "\n\n" : ""), name[i], row[name[i]]
                   printf "%d %g %d\n", n, goal, most > meta }' >"$tmp/$t.dat"
     done

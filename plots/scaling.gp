@@ -1,4 +1,5 @@
-# Parallel efficiency of the full step against the GPU count, one line per scheme and storage:
+# Parallel efficiency of the full step against the GPU count, one line per scheme and storage
+# (a colour a scheme, solid and dashed its two storages in make bench's order):
 # weak scaling (the same cells per GPU) and strong (one grid) side by side, each with its goal.
 # Efficiency is fdtdbench report's (the extract's column): MCells/s over N times one GPU's.
 # Data from render.sh, per panel one block per series, its first line the name, then
@@ -26,7 +27,7 @@ do for [fmt in "png svg"] {
     set yrange [*:102]
     set title "weak scaling: the same cells per GPU (T1 / TN)"
     if (nw > 0) {
-        plot for [i = 0:nw - 1] weak index i using 1:2 with linespoints pt 7 lc i + 1 title columnheader(1), \
+        plot for [i = 0:nw - 1] weak index i using 1:2 with linespoints pt 7 lc i / 2 + 1 dt i % 2 + 1 title columnheader(1), \
              wgoal with lines dt 2 lc rgb "#555555" title sprintf("goal: %.0f%% at 8 GPUs", wgoal)
     } else {
         set label 1 "no weak-scaling rows" at graph 0.5, graph 0.5 center
@@ -35,7 +36,7 @@ do for [fmt in "png svg"] {
     }
     set title "strong scaling: one grid (T1 / (N × TN))"
     if (ns > 0) {
-        plot for [i = 0:ns - 1] strong index i using 1:2 with linespoints pt 7 lc i + 1 title columnheader(1), \
+        plot for [i = 0:ns - 1] strong index i using 1:2 with linespoints pt 7 lc i / 2 + 1 dt i % 2 + 1 title columnheader(1), \
              sgoal with lines dt 2 lc rgb "#555555" title sprintf("goal: %.0f%% at 8 GPUs", sgoal)
     } else {
         set label 1 "no strong-scaling rows" at graph 0.5, graph 0.5 center
