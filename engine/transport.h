@@ -50,7 +50,8 @@ struct transport *copy_transport(const struct backend *b);
 
 /* NCCL between GPUs 0 .. ranks-1 of this process (ncclCommInitAll); NULL with why where NCCL is
  * missing or the communicators cannot be made. nccl_available: 1 if this build has NCCL and its
- * library loads, else 0 with one line saying which is missing. */
+ * library loads, with its version and file in why ("NCCL 2.28.3 (libnccl.so.2)"), else 0 with
+ * one line saying which is missing. */
 struct transport *nccl_transport(int ranks, char *why, size_t n);
 int nccl_available(char *why, size_t n);
 

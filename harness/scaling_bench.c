@@ -77,6 +77,7 @@ int scaling_bench(struct session *s, const char *dir, int reps, int quick, const
         fprintf(stderr, "bench: %d GPUs, no scaling table: %s\n", gpus, why);
         return 0;
     }
+    fprintf(stderr, "bench: the scaling tables on %d GPUs, halo planes through %s\n", gpus, why);
     int counts[DECOMP_MAX_SLABS];
     const int ncounts = gpu_counts(gpus, counts), wanted[2] = {want_weak, want_strong};
     static const int storages[] = {COEF_ARRAY, COEF_UNIFORM};

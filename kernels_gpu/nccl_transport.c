@@ -45,10 +45,15 @@ static struct {
 
 int nccl_available(char *why, size_t n)
 {
-    if (api.lib) return 1;
-    transport_environment();
     const char *library = getenv("FDTDBENCH_NCCL_LIBRARY");
     if (!library || !*library) library = NCCL_LIBRARY;
+    if (api.lib) {
+        int v = 0; /* 2.9 and later: major * 10000 + minor * 100 + patch */
+        api.ncclGetVersion(&v);
+        snprintf(why, n, "NCCL %d.%d.%d (%s)", v / 10000, v / 100 % 100, v % 100, library);
+        return 1;
+    }
+    transport_environment();
     void *lib = dlopen(library, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         snprintf(why, n, "NCCL: cannot load %s: %s", library, dlerror());
@@ -63,7 +68,7 @@ int nccl_available(char *why, size_t n)
     NCCL_CALLS(RESOLVE)
 #undef RESOLVE
     api.lib = lib;
-    return 1;
+    return nccl_available(why, n);
 }
 
 struct nccl {

@@ -253,6 +253,7 @@ static void test_gpu_split(void)
                gpus < 2 ? "" : why);
         return;
     }
+    printf("  %s\n", why);
     const int counts[2] = {2, gpus};
     for (int v = 0; v < nf; v++) {
         if (step_temporal(DEV_GPU, fused[v])) continue;
