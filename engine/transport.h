@@ -4,8 +4,9 @@
  * made after finish.
  *
  *   copy  the slabs share one device (the CPU, or one GPU): the backend's copy, in order with its
- *         launches (memcpy; cudaMemcpy), so a mark changes nothing. What make test runs: the
- *         decomposition on any machine.
+ *         launches (memcpy; cudaMemcpy), so a mark changes nothing, but a move from a rank not
+ *         marked is refused as NCCL's would race. What make test runs: the decomposition on any
+ *         machine.
  *   nccl  slab r on GPU r of this process: ncclSend and ncclRecv in one group per half-step, on a
  *         high-priority stream of each GPU's own that waits for the mark, so that the launches made
  *         after the mark (the interior planes' update, queued before the group's host calls) run
