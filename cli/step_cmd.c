@@ -14,6 +14,7 @@
 #include "metrics.h"
 #include "pml.h"
 #include "step_measure.h"
+#include "transport.h"
 #include "wave.h"
 
 static const char *const usage =
@@ -42,8 +43,10 @@ static void print_text(const struct session *s, const struct step_run *c, const 
            sc->block[2]);
     if (step_tsteps(sc) > 1) printf(", %d steps a pass,", step_tsteps(sc));
     if (sc->pml) printf(" pml %d (order %d)", sc->pml, sc->pml_order);
+    char nccl[256] = "nccl"; /* which NCCL: its version and file */
+    if (step_slabs(c) > 1 && c->per_gpu) nccl_available(nccl, sizeof nccl);
     if (step_slabs(c) > 1)
-        printf(" in %d slabs (%s%s)", step_slabs(c), c->per_gpu ? "a GPU each, nccl" : "copied",
+        printf(" in %d slabs (%s%s%s)", step_slabs(c), c->per_gpu ? "a GPU each, " : "copied", c->per_gpu ? nccl : "",
                c->overlap ? ", overlapped" : "");
     if (sc->b->device == DEV_CPU) printf(" threads %d", r->threads);
     printf(": verified\n");
