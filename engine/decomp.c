@@ -265,9 +265,10 @@ static int half_step(struct decomp *d, int first, char *why, size_t n)
         if (d->depth[comp][1] > sent[0]) sent[0] = d->depth[comp][1];
         if (d->depth[comp][0] > sent[1]) sent[1] = d->depth[comp][0];
     }
-    /* Each slab's interior is queued right behind its boundary planes, before the exchange's host
-     * calls (NCCL's group takes tens of microseconds a GPU, which the GPUs spent idle when the
-     * interior came after it); the exchange waits only for the boundary planes (the mark). */
+    /* Each slab's interior is queued right behind its boundary planes, ahead of the exchange's
+     * host calls; the exchange waits only for the boundary planes (the mark), and NCCL's kernels,
+     * on streams of the greatest priority, take SMs as the interior's blocks retire (at default
+     * priority they started only once every interior block was handed out: notes, issue 26). */
     for (int s = 0; s < S; s++) {
         const int lo = d->open[s] & OPEN_LOW ? sent[0] : 0, hi = d->planes[s] - (d->open[s] & OPEN_HIGH ? sent[1] : 0);
         on(d, s);
