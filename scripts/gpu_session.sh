@@ -26,7 +26,8 @@ stamp=$(mktemp)  # results/ files newer than this one were written by this sessi
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 BUILD=${BUILD:-build}
 mk=(make -j"${JOBS:-16}" BUILD="$BUILD")
-# NCCL (step --gpus) where the toolkit has none: the Python's nvidia-nccl wheel, if it has one
+# NCCL (step --gpus): the Python's nvidia-nccl wheel where it has one, ahead of the toolkit's and
+# the system's headers that the Makefile looks in otherwise
 if [ -z "${NCCL_HOME:-}" ] && nccl=$(python3 -c 'import nvidia.nccl as n; print(n.__path__[0])' 2>/dev/null) &&
     [ -f "$nccl/include/nccl.h" ]; then
     mk+=(NCCL_HOME="$nccl")
