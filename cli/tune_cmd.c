@@ -912,7 +912,7 @@ static int pick_variants(enum device d, char **vnames, int nv, const char *vl[MA
 
 /* tune --device cpu: each CPU variant's launch (tile, nodes along z) per scheme and component on
  * `threads` threads (0: all), at the paper's 300^3 unless a grid is given, saved to
- * results/tuned/<cpu>-<N>t.conf (session_tuned_slug), where run, sweep and bench look. Components
+ * results/tuned/<cpu>-<simd>-<N>t.conf (session_tuned_slug), where run, sweep and bench look. Components
  * default to hx: the others take its launch (tuned_block), as a GPU kernel takes its sibling's. */
 static int tune_cpu(char **vnames, int nv, const struct scheme *const *sl, int ns, const int *cl, int nc, int precision,
                     int coef, const int grid_given[3], int threads, int reps, int force)

@@ -46,10 +46,15 @@ void session_print(const struct session *s, FILE *f)
                 s->bw.copy_name, s->bw.copy_gbs, s->bw.second_name, s->bw.second_gbs);
 }
 
+/* A GPU's tuned file is its name's; a CPU's is its name's, its kernels' vector extension and the
+ * thread count: a VM may name only the vendor ("AMD EPYC"), and one so named ran AVX2 kernels one
+ * day and AVX-512 the next, where the fastest tile and nodes differ. */
 void session_tuned_slug(const struct session *s, int threads, char *out, size_t n)
 {
     if (s->device == DEV_GPU) snprintf(out, n, "%s", s->slug);
-    else snprintf(out, n, "%s-%dt", s->slug, threads > 0 ? threads : omp_get_num_procs()); /* as cpu_set_threads */
+    else
+        snprintf(out, n, "%s-%.*s-%dt", s->slug, (int)strcspn(s->desc.simd, ":"), s->desc.simd,
+                 threads > 0 ? threads : omp_get_num_procs()); /* as cpu_set_threads */
 }
 
 /* A variant's declared default launch (its traits' block and nodes; nodes only where none were
