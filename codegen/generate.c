@@ -89,6 +89,8 @@
  *   $SCHEME $COMPONENT $PRECISION $COEF $VARIANT  as in the kernel table; $REAL float|double
  *   $ARRAY     1 for array coefficients, 0 for uniform and indexed ones (for #if)
  *   $INDEXED   1 for indexed coefficients, 0 for the others (for #if)
+ *   $LEVELS $NCOEFS  the scheme's old time levels, and its coefficients a component (levels +
+ *              groups): where a component's da and db stand in a material's record (COEF_RECORD)
  *   $MAXTHREADS  the max_threads trait (1024 if not given), for __launch_bounds__
  *   $ROWS      the kernel's default rows per thread (rows= for its storage; 0 if not given)
  *   $STAGES    the variant's default pipeline depth (stages=; 0 if not given)

@@ -8,7 +8,8 @@
  *   da[l], db[g]      position-dependent coefficients (COEF_ARRAY), or
  *   da_u[l], db_u[g]  scalars (COEF_UNIFORM), or
  *   index, da[l], db[g]  the material of each cell (one byte) and, per coefficient, a table of
- *                     one value per material (COEF_INDEXED).
+ *                     one value per material (COEF_INDEXED); coefs: the same values material by
+ *                     material (COEF_RECORD).
  * out may alias level[0] (leapfrog in place) or the oldest level (S44 overwrites it after
  * reading it); it never aliases plus, minus or a coefficient.
  *   out = sum_l da[l]*level[l] + sum_g db[g]*(bracket of plus points - bracket of minus points)
@@ -28,6 +29,9 @@ struct kernel_args {
     double da_u[MAX_LEVELS], db_u[MAX_GROUPS];
     float da_uf[MAX_LEVELS], db_uf[MAX_GROUPS]; /* the same in single precision: the GPU's launch fills them (launch.c) */
     const unsigned char *index;
+    const void *coefs; /* COEF_INDEXED: each material's record of its half-step's three components'
+                        * coefficients (COEF_RECORD), so that a GPU thread reads a node's in a few
+                        * 16-byte loads where one load a table took a 64-bit address each */
     int block[3];      /* CPU: tile in (i,j,k), 0 = whole extent; GPU: thread-block shape */
     int nodes;         /* GPU variants that march along z: consecutive nodes per thread (1 otherwise) */
     int rows;          /* GPU tiled variants: adjacent rows of nodes per thread along y (0: the default) */
@@ -45,6 +49,12 @@ struct kernel_args {
                         * and z for this half-step (struct layer_args[3], codegen/layer.h), whose
                         * corrections the kernel makes itself; NULL: no layer */
 };
+
+/* kernel_args.coefs: material m's coefficients of the half-step's three components (H or E),
+ * component q's (0..2 from HX or EX) da[l] at value q * ncoefs + l and db[g] at q * ncoefs + levels
+ * + g of its record; a record holds COEF_RECORD(ncoefs, real size) values (whole 16-byte pieces)
+ * and material m's starts at m times that. A macro, so that NVRTC's kernels use it as a constant. */
+#define COEF_RECORD(ncoefs, real_size) ((3 * (ncoefs) * (real_size) + 15) / 16 * 16 / (real_size))
 
 static inline long grid_index(const struct kernel_args *a, int i, int j, int k)
 {

@@ -140,6 +140,8 @@ struct stepper {
     void *coef[NCOMPONENTS][MAX_COEFS];   /* COEF_ARRAY: da[0..L), db[0..G) of each component;
                                            * COEF_INDEXED: the same as tables, one value per material */
     void *index;                          /* COEF_INDEXED: material of each cell, one byte */
+    void *coefs[2];                       /* COEF_INDEXED: the tables by material (kernel.h, COEF_RECORD),
+                                           * of the H and of the E half-step */
     double uni[NCOMPONENTS][MAX_COEFS];   /* COEF_UNIFORM */
     long sy, sz;
     size_t cells, bytes;                  /* per array, halos included */
@@ -276,6 +278,20 @@ int step_set_materials(struct stepper *m, const struct step_materials *mat, char
         unsigned char *h = m->stage; /* at least one byte per cell */
         for (size_t c = 0; c < m->cells; c++) h[c] = mat->index ? mat->index[c] : 0;
         m->c.b->upload(m->index, h, m->cells);
+        const int record = COEF_RECORD(K, real_size(m->c.precision));
+        for (int half = 0; half < 2; half++) {
+            enum { MOST = MAX_MATERIALS * COEF_RECORD(MAX_COEFS, sizeof(float)) };
+            float rf[MOST] = {0};
+            double rd[MOST] = {0};
+            for (int x = 0; x < mat->count; x++)
+                for (int q = 0; q < 3; q++)
+                    for (int i = 0; i < K; i++) {
+                        const int at = x * record + q * K + i;
+                        rd[at] = mat->coef[3 * half + q][x][i], rf[at] = (float)rd[at];
+                    }
+            m->c.b->upload(m->coefs[half], m->c.precision == F32 ? (void *)rf : (void *)rd,
+                           (size_t)mat->count * record * real_size(m->c.precision));
+        }
     }
     for (int comp = 0; comp < NCOMPONENTS; comp++)
         for (int i = 0; i < K; i++) {
@@ -314,6 +330,8 @@ void step_close(struct stepper *m)
             if (m->coef[comp][i]) m->c.b->release(m->coef[comp][i]);
     }
     if (m->index) m->c.b->release(m->index);
+    for (int half = 0; half < 2; half++)
+        if (m->coefs[half]) m->c.b->release(m->coefs[half]);
     for (int h = 0; h < 2; h++)
         for (int axis = 0; axis < 3; axis++)
             for (int q = 0; q < LAYER_TERMS; q++)
@@ -494,6 +512,10 @@ struct stepper *step_open(const struct step_config *c, char *why, size_t n)
             if (!(m->coef[comp][i] = c->b->alloc(MAX_MATERIALS * sizeof(double)))) goto full;
     }
     if (c->coef == COEF_INDEXED && !(m->index = c->b->alloc(m->cells))) goto full;
+    for (int half = 0; c->coef == COEF_INDEXED && half < 2; half++)
+        if (!(m->coefs[half] = c->b->alloc((size_t)MAX_MATERIALS * COEF_RECORD(coef_count(s), real_size(c->precision)) *
+                                           real_size(c->precision))))
+            goto full;
     if (c->pml && open_layer(m)) goto full;
     if (step_set_materials(m, &mat, why, n)) goto fail;
     return m;
@@ -521,7 +543,7 @@ static void component_args(const struct stepper *m, int comp, struct kernel_args
     for (int l = 0; l < L; l++) a->level[l] = m->f[comp][l], a->da[l] = m->coef[comp][l], a->da_u[l] = m->uni[comp][l];
     for (int g = 0; g < G; g++) a->db[g] = m->coef[comp][L + g], a->db_u[g] = m->uni[comp][L + g];
     a->plus = m->f[plus][0], a->minus = m->f[minus][0];
-    a->index = m->index;
+    a->index = m->index, a->coefs = m->coefs[!component_is_h(comp)];
     memcpy(a->block, c->block, sizeof a->block);
     a->nodes = c->nodes > 0 ? c->nodes : 1;
     a->rows = c->rows, a->stages = c->stages, a->regs = c->regs; /* 0: the kernel's default */
