@@ -3,8 +3,8 @@
 #   make bench      CPU (and GPU, when there is one) tables beside the paper's, then plots
 #   make test       every test; GPU tests run only where a GPU is present (ONLY="test_gpu test_cache.sh": those;
 #                   TEST_JOBS=1: one test at a time, not two)
-#   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays and
-#                   uniform) and its temporally blocked step's steps per pass, then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
+#   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays at 300^3
+#                   and in cache, uniform) and its temporally blocked step's steps per pass, then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
 #                   the paper's 300^3, then the Hx rows bench takes in f64 and with uniform
 #                   coefficients), then the fused step
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
@@ -205,8 +205,13 @@ peers: $(BUILD)/fdtdbench
 # variant), then the GPU's launches where a GPU is usable (where not, those lines only say so):
 # 512^3 for every table but Table 4, whose Hx rows run at the paper's 300^3 (the best shape differs).
 TUNE_GPU = $(if $(shell $(BUILD)/fdtdbench probe --device gpu >/dev/null 2>&1 && echo yes),,@echo no usable GPU, skipped: )
+# The CPU's launches also at a grid that stays in cache, which the in-cache table's rows take (the
+# nearest grid's line): there regza and regz ran four nodes along z 1.3-1.4x faster than one, the
+# launch 300^3 picks (AVX-512 EPYC VM, 2026-12-06; docs/performance-notes.md). A few seconds.
+CPU_INCACHE_GRID := 128x15x15
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune --device cpu $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --device cpu --grid $(CPU_INCACHE_GRID) $(if $(FORCE),--force,)
 	$(BUILD)/fdtdbench tune --device cpu --coef uniform $(if $(FORCE),--force,)
 	$(BUILD)/fdtdbench tune --device cpu --step $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
