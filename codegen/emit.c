@@ -603,7 +603,7 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         else if (!strcmp(word, "ARRAY")) put(out, "%d", k->coef == COEF_ARRAY);
         else if (!strcmp(word, "INDEXED")) put(out, "%d", k->coef == COEF_INDEXED);
         else if (!strcmp(word, "LEVELS")) put(out, "%d", k->s->levels);
-        else if (!strcmp(word, "NCOEFS")) put(out, "%d", k->s->levels + k->s->ngroups);
+        else if (!strcmp(word, "NCOEFS")) put(out, "%d", coef_count(k->s));
         else if (!strcmp(word, "REAL")) put(out, "%s", k->precision == F32 ? "float" : "double");
         else if (!strcmp(word, "ROWS")) put(out, "%d", default_rows(k->traits, k->coef));
         else if (!strcmp(word, "STAGES")) put(out, "%d", k->traits->stages);

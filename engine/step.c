@@ -154,8 +154,6 @@ struct stepper {
 
 const char *const boundary_names[NBOUNDARIES] = {"periodic", "pec"};
 
-static int coef_count(const struct scheme *s) { return s->levels + s->ngroups; }
-
 double step_bytes_per_cell(const struct scheme *s, int precision, int coef)
 {
     int arrays = NCOMPONENTS * s->levels + (coef == COEF_ARRAY ? NCOMPONENTS * coef_count(s) : 0);

@@ -148,7 +148,7 @@ static double rng_uniform(double lo, double hi);
 
 static int array_count(const struct scheme *s, int coef)
 {
-    return s->levels + 2 + (coef == COEF_ARRAY ? s->levels + s->ngroups : 0);
+    return s->levels + 2 + (coef == COEF_ARRAY ? coef_count(s) : 0);
 }
 
 /* Materials of the indexed storage in verification and timing: several, so that a kernel that

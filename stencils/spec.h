@@ -52,6 +52,8 @@ enum component { HX, HY, HZ, EX, EY, EZ, NCOMPONENTS };
 extern const char *const component_names[NCOMPONENTS];
 static inline int component_axis(int c) { return c % 3; }
 static inline int component_is_h(int c) { return c < 3; }
+/* A component's update coefficients: da for each old time level, then db for each group. */
+static inline int coef_count(const struct scheme *s) { return s->levels + s->ngroups; }
 int component_from_name(const char *s); /* -1 if unknown */
 
 /* Parse a spec. Returns 0, or -1 with "file:line: what was expected" in err. */
