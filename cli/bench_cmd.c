@@ -22,8 +22,9 @@ static const char *const help =
     "usage: fdtdbench bench [OPTIONS]\n"
     "Reproduces the paper's throughput tables on this machine (Hx, 300^3, f32, array coefficients):\n"
     "CPU Table 5 on one thread and on all threads; GPU Tables 2-4 when a GPU is present (all).\n"
-    "Also uniform coefficients, all six components and f64 (GPU at 512^3 in each scheme's fastest\n"
-    "variant, f64 in its fastest f64 one by the tuned file; CPU unless --quick), and a grid-size\n"
+    "Also uniform coefficients, all six components and f64 (GPU: every component in f32 and f64 at\n"
+    "300^3 and 512^3, in each scheme's fastest variant there, f64 in its fastest f64 one by the tuned\n"
+    "file; CPU: f64 Hx, unless --quick), and a grid-size\n"
     "sweep. Where 300^3 fits in the last-level cache (GPU: L2), the headline tables add the smallest\n"
     "cube beyond 4x that cache.\n"
     "Prints Markdown tables and saves them with the CSV under RESULTS/<machine>/bench-<date>.{csv,md}.\n"
@@ -148,9 +149,10 @@ static double measure_headline(struct bench *b, const char *table, struct run_co
 
 /* Beyond the paper's Hx: every one of the six components, and double precision, for each scheme
  * in the variant given (on the GPU, the one that was fastest at the rows' grid in this run); f64 in
- * variant_f64's. */
+ * variant_f64's, every component where f64_components (the GPU's: issue 24 asks each at its limit),
+ * else Hx alone. */
 static void measure_components_f64(struct bench *b, const char *const *variant, const char *const *variant_f64,
-                                   int grid, int threads)
+                                   int grid, int threads, int f64_components)
 {
     for (int i = 0; i < scheme_count(); i++)
         for (int comp = 0; comp < NCOMPONENTS; comp++) {
@@ -159,12 +161,13 @@ static void measure_components_f64(struct bench *b, const char *const *variant, 
             default_launch(&b->s, &c);
             measure_row(b, "components", c, -1);
         }
-    for (int i = 0; i < scheme_count(); i++) {
-        struct run_config c = hx_config(scheme_at(i), b->s.device, variant_f64[i], COEF_ARRAY, grid);
-        c.precision = F64, c.threads = threads;
-        default_launch(&b->s, &c);
-        measure_row(b, "f64", c, -1);
-    }
+    for (int i = 0; i < scheme_count(); i++)
+        for (int comp = 0; comp < (f64_components ? NCOMPONENTS : 1); comp++) {
+            struct run_config c = hx_config(scheme_at(i), b->s.device, variant_f64[i], COEF_ARRAY, grid);
+            c.precision = F64, c.component = comp, c.threads = threads;
+            default_launch(&b->s, &c);
+            measure_row(b, "f64", c, -1);
+        }
 }
 
 /* In cache: c's grid as 128 x n x n with n the largest (at least 4) whose arrays fit in three
@@ -266,7 +269,7 @@ static void bench_cpu(struct bench *b)
         }
     const char *plain[MAX_SCHEMES];
     for (int i = 0; i < scheme_count(); i++) plain[i] = vars[0];
-    if (!b->quick) measure_components_f64(b, plain, plain, PAPER_GRID, all);
+    if (!b->quick) measure_components_f64(b, plain, plain, PAPER_GRID, all, 0);
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
             for (int g = b->quick ? 2 : 0; g < NCPU_SIZES; g++) {
@@ -287,12 +290,17 @@ static void bench_gpu(struct bench *b)
         memcpy(c.block, paper_table2[i].block, sizeof c.block);
         measure_row(b, "table2", c, paper_table2[i].mcells);
     }
+    /* each scheme's fastest variant at the paper's grid and at 512^3 in this run, for the
+     * components and f64 tables there */
+    const char *fastest[2][MAX_SCHEMES] = {{0}};
+    double best[2][MAX_SCHEMES] = {{0}};
     for (int v = 0; v < nv; v++) /* Tables 3 and 4: each scheme at its best (tuned) shape */
         for (int i = 0; i < scheme_count(); i++) {
             struct run_config c = hx_config(scheme_at(i), DEV_GPU, vars[v], COEF_ARRAY, PAPER_GRID);
             default_launch(&b->s, &c);
             const struct paper_scheme *p = paper_find(c.scheme->name);
-            measure_headline(b, "table4", c, p ? p->gpu_mcells : -1);
+            const double mcells = measure_headline(b, "table4", c, p ? p->gpu_mcells : -1);
+            if (mcells > best[0][i]) fastest[0][i] = vars[v], best[0][i] = mcells;
         }
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++) {
@@ -300,30 +308,33 @@ static void bench_gpu(struct bench *b)
             default_launch(&b->s, &c);
             measure_headline(b, "uniform", c, -1);
         }
-    /* The sizes, then every component at 512^3 in each scheme's fastest variant there (the
-     * paper's 300^3 can rank the variants otherwise: FV24, linear 70%, tile25d 67% at 300^3; 70%
+    /* The sizes, then every component at 300^3 and 512^3 in each scheme's fastest variant there
+     * (the two grids can rank the variants otherwise: FV24, linear 70%, tile25d 67% at 300^3; 70%
      * and 83% at 512^3), and f64 in its fastest f64 variant by the tuned file, where it has one
      * (S44: linear fastest in f32, tile25d with two rows in f64). */
-    static const int sizes[] = {64, 128, 256, 384, 512, 640};
-    const char *fastest[MAX_SCHEMES] = {0};
-    double best[MAX_SCHEMES] = {0};
+    static const int sizes[] = {64, 128, 256, 384, 512, 640}, grids[2] = {PAPER_GRID, 512};
     for (int v = 0; v < nv; v++)
         for (int i = 0; i < scheme_count(); i++)
             for (int g = b->quick ? 3 : 0; g < 6; g++) {
                 struct run_config c = hx_config(scheme_at(i), DEV_GPU, vars[v], COEF_ARRAY, sizes[g]);
                 default_launch(&b->s, &c);
                 const double mcells = measure_row(b, "sizes", c, -1);
-                if (sizes[g] == 512 && (!fastest[i] || mcells > best[i])) fastest[i] = vars[v], best[i] = mcells;
+                if (sizes[g] == 512 && mcells > best[1][i]) fastest[1][i] = vars[v], best[1][i] = mcells;
             }
-    char tuned_f64[MAX_SCHEMES][32];
-    const char *fastest_f64[MAX_SCHEMES];
-    for (int i = 0; i < scheme_count(); i++) {
-        static const int at[3] = {512, 512, 512};
-        const int tuned = !tuned_fastest_variant(b->s.slug, scheme_at(i)->name, HX, F64, COEF_ARRAY, at, tuned_f64[i],
-                                                 sizeof tuned_f64[i]);
-        fastest_f64[i] = tuned ? tuned_f64[i] : fastest[i];
+    for (int g = 0; g < 2; g++) {
+        char tuned[2][MAX_SCHEMES][32];
+        const char *fastest_f64[MAX_SCHEMES];
+        for (int i = 0; i < scheme_count(); i++) {
+            const int at[3] = {grids[g], grids[g], grids[g]};
+            /* not measured in this run (--tables): the tuned file's fastest there, else the first */
+            if (!fastest[g][i])
+                fastest[g][i] = tuned_fastest_variant(b->s.slug, scheme_at(i)->name, HX, F32, COEF_ARRAY, at,
+                                                      tuned[0][i], sizeof tuned[0][i]) ? vars[0] : tuned[0][i];
+            fastest_f64[i] = tuned_fastest_variant(b->s.slug, scheme_at(i)->name, HX, F64, COEF_ARRAY, at, tuned[1][i],
+                                                   sizeof tuned[1][i]) ? fastest[g][i] : tuned[1][i];
+        }
+        measure_components_f64(b, fastest[g], fastest_f64, grids[g], 0, 1);
     }
-    measure_components_f64(b, fastest, fastest_f64, 512, 0);
 }
 
 static int run_device(enum device d, const char *dir, int reps, int quick, char *tables)
