@@ -341,18 +341,64 @@ static int zshared(const struct zloads *all, char f, const int d[3])
     return 0;
 }
 
+/* The rows of a $ZXBODYn whose vectors are carried from one x-vector to the next (ZROW_* in
+ * kernels_cpu/regza.c.in): the first ZROW_MAX rows holding several of its points, each a field,
+ * dj, dk and the lowest and highest di on it. A carried row costs one load a vector where it cost
+ * one or two a point, and two vector registers for the whole loop. In cache on the AVX-512 EPYC
+ * VM (one node along z) FV24-WB's loads fell from 45 to 21 a vector and its time by 39%; twelve
+ * rows ran two nodes as fast as sixteen and faster than eight (docs/performance-notes.md). */
+enum { ZROW_MAX = 12 };
+struct zrows {
+    int n;
+    char field[ZROW_MAX];
+    int dj[ZROW_MAX], dk[ZROW_MAX], lo[ZROW_MAX], hi[ZROW_MAX];
+};
+
+static void zrows_find(const struct zloads *all, struct zrows *r)
+{
+    r->n = 0;
+    for (int i = 0; i < all->n && r->n < ZROW_MAX; i++) {
+        const char f = all->field[i];
+        const int *d = all->d[i];
+        int q = 0;
+        while (q < r->n && !(r->field[q] == f && r->dj[q] == d[1] && r->dk[q] == d[2])) q++;
+        if (q < r->n || !zshared(all, f, d)) continue;
+        r->field[q] = f, r->dj[q] = d[1], r->dk[q] = d[2], r->lo[q] = r->hi[q] = d[0];
+        for (int j = i + 1; j < all->n; j++)
+            if (all->field[j] == f && all->d[j][1] == d[1] && all->d[j][2] == d[2]) {
+                if (all->d[j][0] < r->lo[q]) r->lo[q] = all->d[j][0];
+                if (all->d[j][0] > r->hi[q]) r->hi[q] = all->d[j][0];
+            }
+        if (r->hi[q] - r->lo[q] <= 8) r->n++; /* at most three vectors of eight doubles */
+    }
+}
+
+/* The carried row q's arguments to the ZROW_* macros after q and the array: dj, dk, lo, hi. */
+static void put_zrow(struct buf *b, const struct zrows *r, int q)
+{
+    put(b, "%d, %d, %d, %d", r->dj[q], r->dk[q], r->lo[q], r->hi[q]);
+}
+
 /* The name (xN) of point d + (0, 0, r) of field f, emitting its load into b the first time:
- * LD(field, OFF(di, dj, dk)) ($ZBODYn: all NULL), or LDX(field, di, dj, dk, shared) ($ZXBODYn),
- * shared from all (the body's loads, found by a first pass, which emits nothing: b NULL). */
-static int zload(struct buf *b, struct zloads *z, const struct zloads *all, char f, const struct point *p, int r)
+ * LD(field, OFF(di, dj, dk)) ($ZBODYn: all NULL), or ($ZXBODYn, shared from all: the body's
+ * loads, found by a first pass, which emits nothing: b NULL) ZROW on a carried row of rows (its
+ * next vector, ZROW_NEXT, before its first point), else LDX. */
+static int zload(struct buf *b, struct zloads *z, const struct zloads *all, const struct zrows *rows, char f,
+                 const struct point *p, int r)
 {
     const int d[3] = {p->d[0], p->d[1], p->d[2] + r};
     for (int i = 0; i < z->n; i++)
         if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
     if (z->n == (int)sizeof z->field) emit_fail("too many points for $ZBODY");
-    z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
     const char *s = f >= '0' && f <= '9' ? "S" : ""; /* S0..S2: a fused body's */
-    if (b && all)
+    int q = 0, first = 1;
+    while (rows && q < rows->n && !(rows->field[q] == f && rows->dj[q] == d[1] && rows->dk[q] == d[2])) q++;
+    for (int i = 0; i < z->n; i++) first &= !(z->field[i] == f && z->d[i][1] == d[1] && z->d[i][2] == d[2]);
+    z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
+    if (b && all && rows && q < rows->n) {
+        if (first) put(b, "        ZROW_NEXT(%d, ", q), put_zrow(b, rows, q), put(b, ");\n");
+        put(b, "        const VT x%d = ZROW(%d, %s%c, %d, ", z->n, q, s, f, d[0]), put_zrow(b, rows, q), put(b, ");\n");
+    } else if (b && all)
         put(b, "        const VT x%d = LDX(%s%c, %d, %d, %d, %d);\n", z->n, s, f, d[0], d[1], d[2], zshared(all, f, d));
     else if (b) put(b, "        const VT x%d = LD(%s%c, OFF(%d, %d, %d));\n", z->n, s, f, d[0], d[1], d[2]);
     return z->n++;
@@ -401,7 +447,8 @@ static int zterms(const struct kernel_desc *k, int nodes, struct zterm *t)
  * a first pass that only finds the loads), each pair difference added to (plus field) or taken
  * from (minus field) its bracket gG_r, one running sum a bracket. With a sum a bracket and field,
  * FV24's four-node body kept 32 sums live, all of AVX-512's registers: 17 spill stores a vector. */
-static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, struct zloads *z, const struct zloads *all)
+static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, struct zloads *z, const struct zloads *all,
+                       const struct zrows *rows)
 {
     static struct zterm t[2 * MAX_GROUPS * MAX_ZNODES * 2 * MAX_SHIFTS];
     const int n = zterms(k, nodes, t);
@@ -409,7 +456,8 @@ static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, st
     z->n = 0;
     for (int i = 0; i < n; i++) {
         struct buf *out = all ? b : NULL; /* the first pass emits nothing */
-        const int xa = zload(out, z, all, t[i].field, &t[i].a, 0), xb = zload(out, z, all, t[i].field, &t[i].b, 0);
+        const int xa = zload(out, z, all, rows, t[i].field, &t[i].a, 0),
+                  xb = zload(out, z, all, rows, t[i].field, &t[i].b, 0);
         if (!all) continue;
         const int minus = t[i].field == 'M', g = t[i].g, r = t[i].r;
         if (started[g][r]) put(b, "        g%d_%d %s (x%d - x%d);\n", g, r, minus ? "-=" : "+=", xa, xb);
@@ -440,15 +488,25 @@ static void emit_znodes(struct buf *b, const struct kernel_desc *k, int q, int n
         else put(b, "        ZSTORE(%d, %s%d);\n", r, v, r);
 }
 
-/* $ZXBODYn: the body in row order (zbody_pass), each point as LDX. */
-static void emit_zxbody(struct buf *b, const struct kernel_desc *k, int nodes)
+/* $ZXBODYn: the body in row order (zbody_pass), each point as ZROW on a carried row, else LDX,
+ * the carried rows passed on (ZROW_ROTATE) at its end; $ZXPREn: their first vectors (ZROW_INIT),
+ * before the loop of bodies. */
+static void emit_zxbody(struct buf *b, const struct kernel_desc *k, int nodes, int pre)
 {
     if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZXBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
     static struct zloads all, z; /* large; the generator is single-threaded */
-    zbody_pass(b, k, nodes, &all, NULL);
-    zbody_pass(b, k, nodes, &z, &all);
+    struct zrows rows;
+    zbody_pass(b, k, nodes, &all, NULL, NULL);
+    zrows_find(&all, &rows);
+    for (int q = 0; q < rows.n && pre; q++) {
+        const char *s = rows.field[q] >= '0' && rows.field[q] <= '9' ? "S" : "";
+        put(b, " ZROW_INIT(%d, %s%c, ", q, s, rows.field[q]), put_zrow(b, &rows, q), put(b, ")");
+    }
+    if (pre) return;
+    zbody_pass(b, k, nodes, &z, &all, &rows);
     emit_znodes(b, k, -1, nodes, 1);
     emit_znodes(b, k, -1, nodes, 0);
+    for (int q = 0; q < rows.n; q++) put(b, "        ZROW_ROTATE(%d, ", q), put_zrow(b, &rows, q), put(b, ");\n");
 }
 
 /* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
@@ -518,8 +576,8 @@ static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nod
         expand_group(k->s, g, k->component + (q > 0 ? q : 0), &t);
         for (int r = 0; r < nodes; r++) {
             int p[2 * MAX_SHIFTS], m[2 * MAX_SHIFTS];
-            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, z, NULL, pf, &t.plus[i], r);
-            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, z, NULL, mf, &t.minus[i], r);
+            for (int i = 0; i < t.npoints; i++) p[i] = zload(b, z, NULL, NULL, pf, &t.plus[i], r);
+            for (int i = 0; i < t.npoints; i++) m[i] = zload(b, z, NULL, NULL, mf, &t.minus[i], r);
             if (hands) {
                 put(b, "        const VT p%d%s_%d = ", g, sfx, r);
                 zsum(b, p, 0, t.npoints);
@@ -647,11 +705,11 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
             (word[2] == 'D' ? emit_layer_decls : emit_layer_body)(out, &x, layer_hands_terms(k));
         }
         else if (!strcmp(word, "LHANDS") && k->traits->layer_fold) put(out, "%d", layer_hands_terms(k));
-        else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY") || !strcmp(word, "FZBODY")) && j < len &&
-                 text[j] >= '0' && text[j] <= '9') {
+        else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY") || !strcmp(word, "ZXPRE") ||
+                  !strcmp(word, "FZBODY")) && j < len && text[j] >= '0' && text[j] <= '9') {
             int nodes = 0;
             while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
-            if (word[1] == 'X') emit_zxbody(out, k, nodes);
+            if (word[1] == 'X') emit_zxbody(out, k, nodes, word[2] == 'P');
             else emit_zbody(out, k, nodes, word[0] == 'F');
         } else if (!strcmp(word, "ZPOINTS")) emit_zpoints(out, k);
         else emit_fail("template: unknown placeholder $%s", word);
