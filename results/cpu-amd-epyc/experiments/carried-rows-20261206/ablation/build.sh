@@ -1,0 +1,1 @@
+for v in "$@"; do gcc -std=c11 -O3 -march=native -fopenmp -fPIC -I/work/main/stencils -I/work/main/codegen -I/work/main/kernels_cpu -DSY=136 -DSZ=2584 -DKSRC="\"$v.c\"" -DENTRY=k_fv24wb_hx_f32_array_regza_run -DACCEPTS=k_fv24wb_hx_f32_array_regza_run_accepts -o d_$v $DRV || echo FAIL $v; done
