@@ -5,14 +5,14 @@
 #                   TEST_JOBS=1: one test at a time, not two)
 #   make tune       launch tuning: the CPU's tile and nodes along z per variant (Hx, f32, arrays at 300^3
 #                   and in cache, uniform) and its temporally blocked step's steps per pass, then where a GPU is usable every GPU kernel variant (f32 at 512^3, Hx at
-#                   the paper's 300^3, then the Hx rows bench takes in f64 and with uniform
+#                   the paper's 300^3, then the Hx rows bench takes in f64 (at both) and with uniform
 #                   coefficients), then the fused step
 #   make plots      gnuplot figures from results/ (installs gnuplot-nox as root with apt-get);
 #                   results/README.md is written by make bench or fdtdbench report
 #   make peers      openEMS, Meep and gprMax beside the suite's Yee full step (scripts/peers.sh)
 #   make kernel SCHEME=fv24 COMPONENT=hx [DEVICE=cpu|gpu] [VARIANT=v] [PRECISION=f32] [COEF=array]
 #   make fuzz       libFuzzer on the spec parser, the spec embedding and the CLI's size parser (clang), FUZZ_SECONDS each
-#   make cputime    build/cputime: one CPU kernel timed by its thread's CPU time
+#   make cputime    build/cputime: one CPU kernel timed by its thread's CPU time (make rebuilds it once built)
 # Variables: BUILD (build folder), CFLAGS, KERNEL_OPT (more flags for the CPU kernels only),
 # SAN=address,undefined (sanitized build),
 # CUDA (the toolkit's folder; empty to build without the GPU backend).
@@ -94,7 +94,9 @@ endif
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter-out tests/check.c,$(wildcard tests/test_*.c)))
 
 .PHONY: all bench test tune plots kernel fuzz clean peers cputime
-all: $(BUILD)/fdtdbench
+# A build/cputime already there is rebuilt too: it links the generator and the templates, so an
+# old one times the old kernels (an A/B on 2026-12-06 compared a kernel with itself that way).
+all: $(BUILD)/fdtdbench $(if $(wildcard $(BUILD)/cputime),$(BUILD)/cputime)
 
 $(BUILD)/fdtdbench: $(BUILD)/cli/main.o $(BUILD)/libfdtd.a
 	$(CC) $(ALLCFLAGS) -o $@ $^ $(GPU_LIBS) $(LDLIBS)
