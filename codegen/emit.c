@@ -354,14 +354,20 @@ struct zrows {
     int dj[ZROW_MAX], dk[ZROW_MAX], lo[ZROW_MAX], hi[ZROW_MAX];
 };
 
+/* The carried row of r through point d of field f, or r->n if none. */
+static int zrow_of(const struct zrows *r, char f, const int d[3])
+{
+    int q = 0;
+    while (q < r->n && !(r->field[q] == f && r->dj[q] == d[1] && r->dk[q] == d[2])) q++;
+    return q;
+}
+
 static void zrows_find(const struct zloads *all, struct zrows *r)
 {
     r->n = 0;
     for (int i = 0; i < all->n && r->n < ZROW_MAX; i++) {
         const char f = all->field[i];
-        const int *d = all->d[i];
-        int q = 0;
-        while (q < r->n && !(r->field[q] == f && r->dj[q] == d[1] && r->dk[q] == d[2])) q++;
+        const int *d = all->d[i], q = zrow_of(r, f, d);
         if (q < r->n || !zshared(all, f, d)) continue;
         r->field[q] = f, r->dj[q] = d[1], r->dk[q] = d[2], r->lo[q] = r->hi[q] = d[0];
         for (int j = i + 1; j < all->n; j++)
@@ -372,6 +378,9 @@ static void zrows_find(const struct zloads *all, struct zrows *r)
         if (r->hi[q] - r->lo[q] <= 8) r->n++; /* at most three vectors of eight doubles */
     }
 }
+
+/* The name's prefix of a body's field: S for a fused body's source fields S0..S2. */
+static const char *zfield_prefix(char f) { return f >= '0' && f <= '9' ? "S" : ""; }
 
 /* The carried row q's arguments to the ZROW_* macros after q and the array: dj, dk, lo, hi. */
 static void put_zrow(struct buf *b, const struct zrows *r, int q)
@@ -390,9 +399,9 @@ static int zload(struct buf *b, struct zloads *z, const struct zloads *all, cons
     for (int i = 0; i < z->n; i++)
         if (z->field[i] == f && !memcmp(z->d[i], d, sizeof d)) return i;
     if (z->n == (int)sizeof z->field) emit_fail("too many points for $ZBODY");
-    const char *s = f >= '0' && f <= '9' ? "S" : ""; /* S0..S2: a fused body's */
-    int q = 0, first = 1;
-    while (rows && q < rows->n && !(rows->field[q] == f && rows->dj[q] == d[1] && rows->dk[q] == d[2])) q++;
+    const char *s = zfield_prefix(f);
+    const int q = rows ? zrow_of(rows, f, d) : 0;
+    int first = 1; /* the row's first point loaded: its next vector first */
     for (int i = 0; i < z->n; i++) first &= !(z->field[i] == f && z->d[i][1] == d[1] && z->d[i][2] == d[2]);
     z->field[z->n] = f, memcpy(z->d[z->n], d, sizeof d);
     if (b && all && rows && q < rows->n) {
@@ -499,8 +508,8 @@ static void emit_zxbody(struct buf *b, const struct kernel_desc *k, int nodes, i
     zbody_pass(b, k, nodes, &all, NULL, NULL);
     zrows_find(&all, &rows);
     for (int q = 0; q < rows.n && pre; q++) {
-        const char *s = rows.field[q] >= '0' && rows.field[q] <= '9' ? "S" : "";
-        put(b, " ZROW_INIT(%d, %s%c, ", q, s, rows.field[q]), put_zrow(b, &rows, q), put(b, ")");
+        put(b, " ZROW_INIT(%d, %s%c, ", q, zfield_prefix(rows.field[q]), rows.field[q]), put_zrow(b, &rows, q),
+            put(b, ")");
     }
     if (pre) return;
     zbody_pass(b, k, nodes, &z, &all, &rows);
