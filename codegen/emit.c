@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "emit.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,7 +325,7 @@ static void emit_layer_body(struct buf *b, const struct kernel_desc *k, int take
 
 enum { MAX_ZNODES = 8 };
 
-/* The points a $ZBODYn loads: field ('P' or 'M'; a $FZBODYn's '0'..'2', the source fields S0..S2
+/* The points a $ZBODYn loads: field ('P' or 'M'; a fused body's '0'..'2', the source fields S0..S2
  * by axis) and offset, each loaded once. */
 struct zloads {
     int n;
@@ -350,6 +351,9 @@ static int zshared(const struct zloads *all, char f, const int d[3])
 enum { ZROW_MAX = 12 };
 struct zrows {
     int n;
+    int shifted; /* a point on no carried row, of a row holding several: shifted from aligned blocks
+                  * (LDX: regza), or its own load (the fused step's sweeps, where LDX's pairs ran
+                  * FV24 at 0.6x in cache) */
     char field[ZROW_MAX];
     int dj[ZROW_MAX], dk[ZROW_MAX], lo[ZROW_MAX], hi[ZROW_MAX];
 };
@@ -388,6 +392,18 @@ static void put_zrow(struct buf *b, const struct zrows *r, int q)
     put(b, "%d, %d, %d, %d", r->dj[q], r->dk[q], r->lo[q], r->hi[q]);
 }
 
+/* The carried rows' first vectors, before the loop of bodies ($ZXPREn, a $FZSWEEPSn's PRE); and
+ * their passing on, at a body's end. */
+static void zrow_inits(struct buf *b, const struct zrows *r)
+{
+    for (int q = 0; q < r->n; q++)
+        put(b, " ZROW_INIT(%d, %s%c, ", q, zfield_prefix(r->field[q]), r->field[q]), put_zrow(b, r, q), put(b, ")");
+}
+static void zrow_rotates(struct buf *b, const struct zrows *r)
+{
+    for (int q = 0; q < r->n; q++) put(b, "        ZROW_ROTATE(%d, ", q), put_zrow(b, r, q), put(b, ");\n");
+}
+
 /* The name (xN) of point d + (0, 0, r) of field f, emitting its load into b the first time:
  * LD(field, OFF(di, dj, dk)) ($ZBODYn: all NULL), or ($ZXBODYn, shared from all: the body's
  * loads, found by a first pass, which emits nothing: b NULL) ZROW on a carried row of rows (its
@@ -408,7 +424,7 @@ static int zload(struct buf *b, struct zloads *z, const struct zloads *all, cons
         if (first) put(b, "        ZROW_NEXT(%d, ", q), put_zrow(b, rows, q), put(b, ");\n");
         put(b, "        const VT x%d = ZROW(%d, %s%c, %d, ", z->n, q, s, f, d[0]), put_zrow(b, rows, q), put(b, ");\n");
     } else if (b && all)
-        put(b, "        const VT x%d = LDX(%s%c, %d, %d, %d, %d);\n", z->n, s, f, d[0], d[1], d[2], zshared(all, f, d));
+        put(b, "        const VT x%d = LDX(%s%c, %d, %d, %d, %d);\n", z->n, s, f, d[0], d[1], d[2], rows->shifted && zshared(all, f, d));
     else if (b) put(b, "        const VT x%d = LD(%s%c, OFF(%d, %d, %d));\n", z->n, s, f, d[0], d[1], d[2]);
     return z->n++;
 }
@@ -416,7 +432,7 @@ static int zload(struct buf *b, struct zloads *z, const struct zloads *all, cons
 /* One pair difference of a $ZBODYn: (a - b) of field ('P' or 'M'), added to bracket g of node r. */
 struct zterm {
     char field;
-    int g, r, order;
+    int minus, g, r, order;
     struct point a, b;
 };
 
@@ -432,18 +448,27 @@ static int zterm_cmp(const void *x, const void *y)
     return s->order - t->order;
 }
 
-/* The body's terms, in row order, into t; their number. */
-static int zterms(const struct kernel_desc *k, int nodes, struct zterm *t)
+static void zlayer_terms(struct buf *b, const struct kernel_desc *k, int q, int nodes);
+
+/* The body's terms, in row order, into t; their number: of the kernel's component (q < 0, fields
+ * P and M), or of a fused body's component q (its source fields '0'..'2' by axis). */
+static int zterms(const struct kernel_desc *k, int q, int nodes, struct zterm *t)
 {
+    char field[2] = {'P', 'M'};
+    if (q >= 0) {
+        int plus, pa, minus, ma;
+        component_sources(k->component + q, &plus, &pa, &minus, &ma);
+        field[0] = (char)('0' + plus % 3), field[1] = (char)('0' + minus % 3);
+    }
     int n = 0;
     for (int g = 0; g < k->s->ngroups; g++) {
         struct group_terms gt;
-        expand_group(k->s, g, k->component, &gt);
+        expand_group(k->s, g, k->component + (q > 0 ? q : 0), &gt);
         for (int r = 0; r < nodes; r++)
             for (int f = 0; f < 2; f++)
                 for (int i = 0; i < gt.npoints; i += 2) {
                     const struct point *p = f ? gt.minus : gt.plus;
-                    t[n] = (struct zterm){"PM"[f], g, r, n, p[i], p[i + 1]};
+                    t[n] = (struct zterm){field[f], f, g, r, n, p[i], p[i + 1]};
                     t[n].a.d[2] += r, t[n].b.d[2] += r;
                     n++;
                 }
@@ -455,24 +480,34 @@ static int zterms(const struct kernel_desc *k, int nodes, struct zterm *t)
 /* The body: the terms in row order, each point loaded where first needed (into z; with all NULL,
  * a first pass that only finds the loads), each pair difference added to (plus field) or taken
  * from (minus field) its bracket gG_r, one running sum a bracket. With a sum a bracket and field,
- * FV24's four-node body kept 32 sums live, all of AVX-512's registers: 17 spill stores a vector. */
-static void zbody_pass(struct buf *b, const struct kernel_desc *k, int nodes, struct zloads *z, const struct zloads *all,
-                       const struct zrows *rows)
+ * FV24's four-node body kept 32 sums live, all of AVX-512's registers: 17 spill stores a vector.
+ * A fused body's component q (q >= 0): its brackets gG_q_r; where it hands the layer its terms
+ * (layer_hands_terms), a sum a field (pG_q_r, mG_q_r), gG_q_r their difference, and the terms
+ * (zlayer_terms). */
+static void zbody_pass(struct buf *b, const struct kernel_desc *k, int q, int nodes, struct zloads *z,
+                       const struct zloads *all, const struct zrows *rows)
 {
     static struct zterm t[2 * MAX_GROUPS * MAX_ZNODES * 2 * MAX_SHIFTS];
-    const int n = zterms(k, nodes, t);
-    int started[MAX_GROUPS][MAX_ZNODES] = {{0}};
+    const int n = zterms(k, q, nodes, t), hands = q >= 0 && layer_hands_terms(k);
+    char sfx[8] = "";
+    if (q >= 0) snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q);
+    int started[2][MAX_GROUPS][MAX_ZNODES] = {{{0}}};
     z->n = 0;
     for (int i = 0; i < n; i++) {
         struct buf *out = all ? b : NULL; /* the first pass emits nothing */
         const int xa = zload(out, z, all, rows, t[i].field, &t[i].a, 0),
                   xb = zload(out, z, all, rows, t[i].field, &t[i].b, 0);
         if (!all) continue;
-        const int minus = t[i].field == 'M', g = t[i].g, r = t[i].r;
-        if (started[g][r]) put(b, "        g%d_%d %s (x%d - x%d);\n", g, r, minus ? "-=" : "+=", xa, xb);
-        else put(b, "        VT g%d_%d = (x%d - x%d);\n", g, r, minus ? xb : xa, minus ? xa : xb); /* exact negation */
-        started[g][r] = 1;
+        const int minus = t[i].minus, g = t[i].g, r = t[i].r, f = hands && minus;
+        const char name = hands ? "pm"[minus] : 'g';
+        if (started[f][g][r]) put(b, "        %c%d%s_%d %s (x%d - x%d);\n", name, g, sfx, r, minus && !hands ? "-=" : "+=", xa, xb);
+        else if (hands || !minus) put(b, "        VT %c%d%s_%d = (x%d - x%d);\n", name, g, sfx, r, xa, xb);
+        else put(b, "        VT g%d%s_%d = (x%d - x%d);\n", g, sfx, r, xb, xa); /* exact negation */
+        started[f][g][r] = 1;
     }
+    for (int g = 0; hands && all && g < k->s->ngroups; g++)
+        for (int r = 0; r < nodes; r++) put(b, "        const VT g%d%s_%d = p%d%s_%d - m%d%s_%d;\n", g, sfx, r, g, sfx, r, g, sfx, r);
+    if (hands && all) zlayer_terms(b, k, q, nodes);
 }
 
 /* The nodes' updates after the brackets (values), or their stores; a fused body's (q >= 0) of its
@@ -505,17 +540,17 @@ static void emit_zxbody(struct buf *b, const struct kernel_desc *k, int nodes, i
     if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $ZXBODY%d: 1 to %d nodes", nodes, MAX_ZNODES);
     static struct zloads all, z; /* large; the generator is single-threaded */
     struct zrows rows;
-    zbody_pass(b, k, nodes, &all, NULL, NULL);
+    zbody_pass(b, k, -1, nodes, &all, NULL, NULL);
     zrows_find(&all, &rows);
-    for (int q = 0; q < rows.n && pre; q++) {
-        put(b, " ZROW_INIT(%d, %s%c, ", q, zfield_prefix(rows.field[q]), rows.field[q]), put_zrow(b, &rows, q),
-            put(b, ")");
+    rows.shifted = 1;
+    if (pre) {
+        zrow_inits(b, &rows);
+        return;
     }
-    if (pre) return;
-    zbody_pass(b, k, nodes, &z, &all, &rows);
+    zbody_pass(b, k, -1, nodes, &z, &all, &rows);
     emit_znodes(b, k, -1, nodes, 1);
     emit_znodes(b, k, -1, nodes, 0);
-    for (int q = 0; q < rows.n; q++) put(b, "        ZROW_ROTATE(%d, ", q), put_zrow(b, &rows, q), put(b, ");\n");
+    zrow_rotates(b, &rows);
 }
 
 /* A balanced sum of the pair differences (x[2t] - x[2t+1]) of ids[lo..hi), hi - lo even: fewer
@@ -605,8 +640,9 @@ static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nod
     if (hands) zlayer_terms(b, k, q, nodes);
 }
 
-/* $ZBODYn (one component) or $FZBODYn (fused: the three of a half-step, every point of the three
- * loaded once): the brackets (zbrackets), then the nodes' updates, then their stores. */
+/* $ZBODYn (one component) or a fused one (the three of a half-step, every point of the three loaded
+ * once: emit_zsweeps' one sweep): the brackets (zbrackets), then the nodes' updates, then their
+ * stores. */
 static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes, int fused)
 {
     if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $%sZBODY%d: 1 to %d nodes", fused ? "F" : "", nodes, MAX_ZNODES);
@@ -616,6 +652,74 @@ static void emit_zbody(struct buf *b, const struct kernel_desc *k, int nodes, in
     for (int values = 1; values >= 0; values--)
         for (int q = fused ? 0 : -1; q < (fused ? 3 : 0); q++) emit_znodes(b, k, q, nodes, values);
     for (int q = 0; fused && layer_hands_terms(k) && q < 3; q++) zlayer_stores(b, k, q, nodes);
+}
+
+/* ZNEXT_ROW(field, dj, dk) for each source field that all reads and no earlier sweep prefetched
+ * (done), at each dk it reads: the row after its farthest along y, the one the next pass along y
+ * reads first. */
+static void znext_sources(struct buf *b, const struct zloads *all, int done[3])
+{
+    for (int f = 0; f < 3; f++) {
+        int far = INT_MIN, dk[2 * MAX_SHIFTS * MAX_ZNODES], ndk = 0;
+        for (int i = 0; i < all->n; i++) {
+            if (all->field[i] != '0' + f) continue;
+            if (all->d[i][1] > far) far = all->d[i][1];
+            int seen = 0;
+            for (int t = 0; t < ndk; t++) seen |= dk[t] == all->d[i][2];
+            if (!seen) dk[ndk++] = all->d[i][2];
+        }
+        if (!ndk || done[f]) continue;
+        done[f] = 1;
+        for (int t = 0; t < ndk; t++) put(b, "        ZNEXT_ROW(S%d, %d, %d);\n", f, far + 1, dk[t]);
+    }
+}
+
+/* $FZSWEEPSn: a fused half-step's update of a run of a pass's rows as FUSED_SWEEP((PRE), (BODY))
+ * sweeps of its vectors. A sweep per component, so that its rows fit the registers and are carried
+ * along x (aligned_row.h) where the three's did not (FV24: 38 source rows, 35 holding several
+ * points; with twelve carried, 781 spill instructions): PRE its carried rows' first vectors, BODY
+ * its terms in row order (zbody_pass) with each point as ZROW on a carried row, else LD, then its
+ * nodes' updates and stores, its CPML terms handed over, the next pass's first lines prefetched
+ * (ZNEXT, ZNEXT_ROW: fused_row.h), its rows passed on. On the AVX-512 EPYC VM, 300^3, two threads,
+ * uniform and indexed coefficients: FV24 1.29x, S{2,2} 1.17-1.28x, FV24-WB 1.05-1.15x the one
+ * sweep. With coefficient arrays, one sweep of the three components (emit_zbody: every point loaded
+ * once; the sweeps ran 1.35-1.65x in cache but 0.75-0.85x at 300^3, prefetching or not), and so
+ * for a scheme with a component that has no row to carry (Yee, S44: the sweeps would only read
+ * the fields three times). docs/performance-notes.md has the measurements. */
+static void emit_zsweeps(struct buf *b, const struct kernel_desc *k, int nodes)
+{
+    if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $FZSWEEPS%d: 1 to %d nodes", nodes, MAX_ZNODES);
+    static struct zloads all[3], z; /* large; the generator is single-threaded */
+    struct zrows rows[3];
+    int apart = k->coef != COEF_ARRAY;
+    for (int q = 0; q < 3; q++) {
+        zbody_pass(b, k, q, nodes, &all[q], NULL, NULL); /* finds the loads, the rows to carry among them */
+        zrows_find(&all[q], &rows[q]);
+        apart &= rows[q].n > 0;
+    }
+    if (!apart) {
+        put(b, "FUSED_SWEEP((), (\n");
+        emit_zbody(b, k, nodes, 1);
+        put(b, "))\n");
+        return;
+    }
+    int prefetched[3] = {0};
+    for (int q = 0; q < 3; q++) {
+        put(b, "FUSED_SWEEP((");
+        zrow_inits(b, &rows[q]);
+        put(b, "), (\n");
+        zbody_pass(b, k, q, nodes, &z, &all[q], &rows[q]);
+        emit_znodes(b, k, q, nodes, 1);
+        emit_znodes(b, k, q, nodes, 0);
+        if (layer_hands_terms(k)) zlayer_stores(b, k, q, nodes);
+        for (int r = 0; r < nodes; r++) {
+            put(b, "        ZNEXT(O_%d, %d);\n", q, r);
+            for (int l = 0; l < k->s->levels; l++) put(b, "        ZNEXT(L%d_%d, %d);\n", l, q, r);
+        }
+        znext_sources(b, &all[q], prefetched);
+        zrow_rotates(b, &rows[q]);
+        put(b, "))\n");
+    }
 }
 
 /* $ZPOINTS: the source points of one node, both fields, as initializers "{di, dj, dk}, ...". */
@@ -715,11 +819,12 @@ static void fill(struct buf *out, const char *text, size_t len, const struct ker
         }
         else if (!strcmp(word, "LHANDS") && k->traits->layer_fold) put(out, "%d", layer_hands_terms(k));
         else if ((!strcmp(word, "ZBODY") || !strcmp(word, "ZXBODY") || !strcmp(word, "ZXPRE") ||
-                  !strcmp(word, "FZBODY")) && j < len && text[j] >= '0' && text[j] <= '9') {
+                  !strcmp(word, "FZSWEEPS")) && j < len && text[j] >= '0' && text[j] <= '9') {
             int nodes = 0;
             while (j < len && text[j] >= '0' && text[j] <= '9') nodes = nodes * 10 + (text[j++] - '0');
             if (word[1] == 'X') emit_zxbody(out, k, nodes, word[2] == 'P');
-            else emit_zbody(out, k, nodes, word[0] == 'F');
+            else if (word[0] == 'F') emit_zsweeps(out, k, nodes);
+            else emit_zbody(out, k, nodes, 0);
         } else if (!strcmp(word, "ZPOINTS")) emit_zpoints(out, k);
         else emit_fail("template: unknown placeholder $%s", word);
         i = j;

@@ -27,10 +27,13 @@
  * q, l), DECL_OUT(name, q), DECL_COEF_x(name, q, da|db, idx), and DECL_SRC(name, q, plus|minus)
  * for the three source fields S0..S2 by axis, each declared once) and $FBODY (the brackets gG_Q
  * and the new value vQ of each component Q, the node's own level read as LEVEL(Ll_Q), then the
- * three stores STORE(O_Q, Q, vQ)) or $FZBODYn (as $ZBODYn, below, over the three components: every
- * point of the half-step's source fields loaded once, as const VT xN = LD(SA, OFF(..)); the brackets
- * gG_Q_r, values vQ_r = sum_l ZCOEF_x(daL_Q, r)*LD(LL_Q, OFF(0, 0, r)) + ..., then every
- * ZSTORE(O_Q, r, vQ_r)), with $COMPONENT the half-step's first component; a tiled one
+ * three stores STORE(O_Q, Q, vQ)) or $FZSWEEPSn (n nodes along z: FUSED_SWEEP((PRE), (BODY)), once
+ * with BODY as $ZBODYn, below, over the three components, every point of the half-step's source
+ * fields loaded once as const VT xN = LD(SA, OFF(..)), the brackets gG_Q_r, values vQ_r = sum_l
+ * ZCOEF_x(daL_Q, r)*LD(LL_Q, OFF(0, 0, r)) + ..., then every ZSTORE(O_Q, r, vQ_r); or once per
+ * component Q, PRE its carried rows' ZROW_INITs and BODY as $ZXBODYn's over its points, with
+ * ZNEXT and ZNEXT_ROW prefetches: codegen/emit.c, emit_zsweeps), with $COMPONENT the half-step's
+ * first component; a tiled one
  * also $FBOXES (S0_X0 .. S2_Z1, as $BOXES), $FNNODE and $FNODES (as $NNODE and $NODES, over the
  * three components: N_L0_0, N_da0_0, ...).
  *
@@ -60,7 +63,7 @@
  *                 rows and planes (harness/measure.c, verify_rows)
  *   layer_fold    (step) the kernel also makes the CPML's corrections (codegen/layer.h) in the
  *                 rows it updates, given kernel_args.layer (the three passes' struct layer_args),
- *                 from the curl terms its update hands over: $FZBODYn also gives each component
+ *                 from the curl terms its update hands over: $FZSWEEPSn also gives each component
  *                 q's terms tp_q_r and tm_q_r (sum_g ZCOEF_x(dbG_q, r) times its plus or minus
  *                 field's sums pG_q_r, mG_q_r), its value as da L + tp - tm where the template
  *                 defines LTERMS 1 (else the plain sum over gG_q_r), and after the stores each
@@ -336,9 +339,7 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
     struct scheme *schemes = load_specs(n, spec_paths);
     struct template t;
     load_template(tpath, &t);
-    if (t.step || t.layer)
-        die("%s: a %s template's kernels are not one component's; one kernel takes a variant's", tpath,
-            t.step ? "step" : "layer");
+    if (t.layer) die("%s: a layer template's kernels are not one component's; one kernel takes a variant's", tpath);
     int s = 0;
     while (s < n && strcmp(schemes[s].name, key[0])) s++;
     if (s == n) die("no scheme '%s' among the spec files given", key[0]);
@@ -346,6 +347,9 @@ static void gen_one(const char *tpath, char **key, int n, char **spec_paths)
                             index_of(precision_names, 2, key[2], "precision"),
                             index_of(coef_names, NCOEF_STORAGES, key[3], "coefficient storage"), t.variant, &t.traits,
                             t.device, 0};
+    if (t.step && k.component != HX && k.component != EX)
+        die("%s: a step template's kernel is a half-step's, named by its first component (hx or ex), not %s", tpath,
+            key[1]);
     struct counts c = scheme_counts(k.s, k.precision, k.coef);
     struct buf out = {0};
     put(&out, "/* %s %s, %s, %s coefficients, variant %s (%s): one update is %d flops, %d reads and %d write;\n"

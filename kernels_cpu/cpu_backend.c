@@ -136,12 +136,13 @@ static void cpu_describe(struct device_desc *d)
  * (transparent huge pages cost more here: their zeroing and compaction doubled it). At most an
  * eighth of the usable memory is kept, the oldest freed first. Each array carries its size and
  * its toucher's thread count in a header of one cache line (pages stay where those threads
- * placed them: on NUMA machines another count gets fresh ones). A vector's width more after the
- * array (TAIL), as the header before it, is memory that a kernel may read and not use: the fused
- * step's first and last vectors of a row read lanes beyond the nodes they store (fused_row.h,
- * FUSED_ZRUN), which at the array's first or last row pass its halo where a stencil has points at
- * the halo's corners (none of the built-in schemes has; a spec file's may). */
-enum { KEEP_FROM = 1 << 20, KEPT_MAX = 64, HEADER = 64, TAIL = 64 };
+ * placed them: on NUMA machines another count gets fresh ones). Three vectors' width more after
+ * the array (TAIL), as the header before it, is memory that a kernel may read and not use: the
+ * fused step's first and last vectors of a row read lanes beyond the nodes they store (fused_row.h,
+ * FUSED_ZRUN), and its aligned blocks up to two vectors beyond its farthest point (aligned_row.h),
+ * which at the array's first or last row pass its halo where a stencil has points at the halo's
+ * corners (none of the built-in schemes has; a spec file's may). */
+enum { KEEP_FROM = 1 << 20, KEPT_MAX = 64, HEADER = 192, TAIL = 192 };
 struct block {
     size_t bytes;
     int threads;

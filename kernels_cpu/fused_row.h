@@ -1,5 +1,5 @@
 /* What the CPU's fused half-step templates share (fused.c.step, wave.c.step) beside vec_row.h:
- * the declarations, loads and stores of the generated body ($FZBODYn, n nodes along z) as
+ * the declarations, loads and stores of the generated sweeps ($FZSWEEPSn, n nodes along z) as
  * explicit vectors, as regz.c.in and for its reason: GCC's `omp simd` vectoriser gave every point
  * of the three components its own pointer (about 40 rows for FV24), about 100 pointer loads
  * spilled per 16 nodes; the pass over a row or two that runs it (FUSED_PASS); the run of a row in
@@ -8,6 +8,7 @@
 #ifndef KERNELS_CPU_FUSED_ROW_H
 #define KERNELS_CPU_FUSED_ROW_H
 
+#include "aligned_row.h"
 #include "halo_row.h"
 #include "vec_row.h"
 
@@ -26,7 +27,7 @@
 #define DECL_COEF_I(name, q, kind, idx) const REAL *restrict name = (const REAL *)a[q].kind[idx]
 #define COEF_I(name) name[m]
 #define STORE(out, q, v) (*(VT *)((out) + n) = (v))
-/* $FZBODYn: node r along z (the ZCOEF_A and ZCOEF_U of vec_row.h); an indexed pass's row r of
+/* $FZSWEEPSn: node r along z (the ZCOEF_A and ZCOEF_U of vec_row.h); an indexed pass's row r of
  * material m[r], its coefficients read once a run ($FRUNCOEFS) */
 #define ZCOEF_I(name, r) name##_m##r
 
@@ -50,12 +51,12 @@
     } while (0)
 
 /* Nodes i0 .. i1-1 of a pass's rows (row: the index of the first one's first node), BODY (a
- * $FZBODYn): with AVX-512 or AVX2 in whole vectors from a vector-aligned boundary (VEC_ZRUN,
+ * sweep of a $FZSWEEPSn): with AVX-512 or AVX2 in whole vectors from a vector-aligned boundary (VEC_ZRUN,
  * vec_row.h), else FUSED_RUN's vectors and scalars. */
 #if defined __AVX512F__ || defined __AVX2__
-#define FUSED_ZRUN(out, ...) VEC_ZRUN(out, row + i0, row + i1, __VA_ARGS__)
+#define FUSED_ZRUN(out, PRE, ...) VEC_ZRUN(out, row + i0, row + i1, PRE, __VA_ARGS__)
 #else
-#define FUSED_ZRUN(out, ...) FUSED_RUN(__VA_ARGS__)
+#define FUSED_ZRUN(out, PRE, ...) FUSED_RUN(__VA_ARGS__) /* PRE: empty without AVX-512 */
 #define VSTORE(p, v) (*(VT *)(p) = (v))
 #endif
 /* A value of the body's nodes stored at p (the node n's place), masked to the run's nodes: node
@@ -63,13 +64,14 @@
 #define ZSTORE(out, r, v) VSTORE((out) + n + (r) * sz, v)
 
 /* A pass's rows: `nodes` rows along z (1 or 2; row, the first one's first node), each updated from
- * node 0 to nx - 1 by BODY1 or BODY2 (a $FZBODYn in parentheses), in vectors (FUSED_ZRUN). Indexed
+ * node 0 to nx - 1 by SWEEPS1 or SWEEPS2 (a $FZSWEEPSn in parentheses: a FUSED_SWEEP per
+ * component), in vectors (FUSED_ZRUN). Indexed
  * (INDEXED 1) they go run by run, a run being where each row keeps its material m[r], whose
  * coefficients COEFS ($FRUNCOEFS in parentheses) declares (ZCOEF_I). In scope: nx, row, sz, mat,
  * O_0. FUSED_PASS_PART: nodes lo .. hi - 1 only. */
 #define FUSED_UNPAREN(...) __VA_ARGS__
-#define FUSED_PASS(INDEXED, nodes, COEFS, BODY1, BODY2) FUSED_PASS_PART(INDEXED, nodes, 0, nx, COEFS, BODY1, BODY2)
-#define FUSED_PASS_PART(INDEXED, nodes, lo, hi, COEFS, BODY1, BODY2)                               \
+#define FUSED_PASS(INDEXED, nodes, COEFS, SWEEPS1, SWEEPS2) FUSED_PASS_PART(INDEXED, nodes, 0, nx, COEFS, SWEEPS1, SWEEPS2)
+#define FUSED_PASS_PART(INDEXED, nodes, lo, hi, COEFS, SWEEPS1, SWEEPS2)                           \
     do {                                                                                          \
         for (int i0 = (lo), i1; i0 < (hi); i0 = i1) {                                             \
             unsigned char m[2] = {0, 0};                                                          \
@@ -78,10 +80,21 @@
                 m[r_] = mat[row + r_ * sz + i0], i1 = min_int(i1, run_end(mat + row + r_ * sz, m[r_], i0, i1)); \
             (void)m;                                                                              \
             FUSED_UNPAREN COEFS                                                                   \
-            if ((nodes) == 2) FUSED_ZRUN(O_0, FUSED_UNPAREN BODY2);                               \
-            else FUSED_ZRUN(O_0, FUSED_UNPAREN BODY1);                                            \
+            if ((nodes) == 2) {                                                                   \
+                FUSED_UNPAREN SWEEPS2                                                             \
+            } else {                                                                              \
+                FUSED_UNPAREN SWEEPS1                                                             \
+            }                                                                                     \
         }                                                                                         \
     } while (0)
+/* A sweep of the run's vectors ($FZSWEEPSn): PRE before the first (its carried rows' first vectors,
+ * aligned_row.h), then BODY a vector. A sweep of one component prefetches what the next pass
+ * along y reads first: its own arrays' lines one row on (ZNEXT, node r's) and each source field's
+ * row after the farthest it reads (ZNEXT_ROW). Without them the sweeps were no faster at 300^3
+ * than the one sweep of the three, whose loads are more in flight at once (docs/performance-notes.md). */
+#define FUSED_SWEEP(PRE, BODY) FUSED_ZRUN(O_0, FUSED_UNPAREN PRE, FUSED_UNPAREN BODY);
+#define ZNEXT(arr, r) __builtin_prefetch((arr) + n + (r) * sz + sy)
+#define ZNEXT_ROW(arr, dj, dk) __builtin_prefetch((arr) + n + OFF(0, dj, dk))
 
 /* The end of the run of material m that starts at i of a row of n bytes: the first index whose
  * byte differs, or n. Blocks of 64 bytes are compared at once (a vector compare each), then words

@@ -52,7 +52,7 @@ static inline int regz_accepts(const struct kernel_args *a, const char *variant,
  * another pass has written. Computing it first instead broke the row's streams: FV24-WB and S44
  * 25% slower at 300^3. Rows shorter than one vector are refused (accepts). */
 #if defined __AVX512F__ || defined __AVX2__
-#define REGZ_ROW(R, ...) VEC_ZRUN(out, row, row + a->nx, REAL *const dst = out + n; const long dz = sz; __VA_ARGS__)
+#define REGZ_ROW(R, ...) VEC_ZRUN(out, row, row + a->nx, , REAL *const dst = out + n; const long dz = sz; __VA_ARGS__)
 #define ZSTORE(r, v) VSTORE(dst + (r) * dz, v)
 #else
 #define ZSTORE(r, v) (*(VT *)(dst + (r) * dz) = (v))

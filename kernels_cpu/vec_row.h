@@ -2,7 +2,7 @@
  * wave): GNU C vector types of the build's width, each stencil point a load at a constant offset
  * from one pointer per array (OFF, LD), the strides (compiled in for a variant of trait strides:
  * kernels_cpu/jit.c passes -DSY=<sy> -DSZ=<sz>; without them, the launch's), the node counts along
- * z the $ZBODYn and $FZBODYn bodies are compiled for, with the checks of a launch that go with
+ * z the $ZBODYn and $FZSWEEPSn bodies are compiled for, with the checks of a launch that go with
  * both, the tiles of rows and planes that the OpenMP threads share, and with AVX-512 or AVX2 the
  * masked stores of a vector's lanes (regza's sweep, the fused step's row ends). */
 #ifndef KERNELS_CPU_VEC_ROW_H
@@ -79,14 +79,17 @@ static inline void zstore_F64(double *p, unsigned mask, vec_F64 v)
  * 1.6-2.1 -> 1.35-1.6); AVX-512 took 18 vectors and 12 scalar passes of the body a row, now 19
  * vectors. Lanes outside the nodes are read (in place, some already updated) and computed, never
  * stored. The mask is computed in the first and last vectors only; the other vectors' stores
- * still test it (AVX2's masked store is slow: zstore stores a whole vector plainly). */
-#define VEC_ZRUN(out, first_, end_, ...)                                                          \
+ * still test it (AVX2's masked store is slow: zstore stores a whole vector plainly). PRE: what
+ * the body needs declared before its first vector, n that vector (the fused step's carried rows,
+ * aligned_row.h). */
+#define VEC_ZRUN(out, first_, end_, PRE, ...)                                                     \
     do {                                                                                          \
         typedef VEC VT;                                                                           \
         const long first = (first_), end = (end_), L = SIMD_LANES, len = end - first;            \
         const long back = (long)((uintptr_t)((out) + first) / sizeof(REAL) & (L - 1));           \
-        const long from = first - ((len + back + L - 1) / L > (len + L - 1) / L ? 0 : back);     \
-        for (long n = from; n < end; n += L) {                                                    \
+        long n = first - ((len + back + L - 1) / L > (len + L - 1) / L ? 0 : back);              \
+        PRE                                                                                       \
+        for (; n < end; n += L) {                                                                 \
             const unsigned mask = n < first || n + L > end ? lanes_mask(first - n, end - n, L) : (1u << L) - 1; \
             __VA_ARGS__                                                                           \
         }                                                                                         \

@@ -26,17 +26,18 @@ static double thread_seconds(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-/* A 64-byte aligned array of `bytes`, written (as the CPU backend's: cpu_alloc, with a vector more
- * after it); untouched calloc'd pages all read as the one zero page, which no kernel reads at run
- * time. */
+/* A 64-byte aligned array of `bytes`, written (as the CPU backend's: cpu_alloc, with three vectors
+ * more before and after it); untouched calloc'd pages all read as the one zero page, which no
+ * kernel reads at run time. */
 static void *array(size_t bytes)
 {
-    void *p = aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+    enum { SLACK = 192 };
+    char *p = aligned_alloc(64, SLACK + (bytes + 63) / 64 * 64 + SLACK);
     if (!p) {
         fprintf(stderr, "cputime: out of memory\n");
         exit(2);
     }
-    return memset(p, 0, bytes);
+    return memset(p + SLACK, 0, bytes);
 }
 
 /* The kernel named SCHEME_COMPONENT_PRECISION_COEF_VARIANT in table t of n entries, or NULL. */
