@@ -681,8 +681,8 @@ static void znext_sources(struct buf *b, const struct zloads *all, int done[3])
  * its terms in row order (zbody_pass) with each point as ZROW on a carried row, else LD, then its
  * nodes' updates and stores, its CPML terms handed over, the next pass's first lines prefetched
  * (ZNEXT, ZNEXT_ROW: fused_row.h), its rows passed on. On the AVX-512 EPYC VM, 300^3, two threads,
- * uniform and indexed coefficients: FV24 1.29x, S{2,2} 1.17-1.28x, FV24-WB 1.05-1.15x the one
- * sweep. With coefficient arrays, one sweep of the three components (emit_zbody: every point loaded
+ * uniform / indexed coefficients, medians of three alternated rounds: FV24 1.35x / 1.26x, S{2,2}
+ * 1.29x / 1.27x, FV24-WB 1.01x / 1.22x the one sweep. With coefficient arrays, one sweep of the three components (emit_zbody: every point loaded
  * once; the sweeps ran 1.35-1.65x in cache but 0.75-0.85x at 300^3, prefetching or not), and so
  * for a scheme with a component that has no row to carry (Yee, S44: the sweeps would only read
  * the fields three times). docs/performance-notes.md has the measurements. */
