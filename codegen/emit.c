@@ -366,9 +366,9 @@ static int zrow_of(const struct zrows *r, char f, const int d[3])
     return q;
 }
 
-static void zrows_find(const struct zloads *all, struct zrows *r)
+static void zrows_find(const struct zloads *all, int shifted, struct zrows *r)
 {
-    r->n = 0;
+    r->n = 0, r->shifted = shifted;
     for (int i = 0; i < all->n && r->n < ZROW_MAX; i++) {
         const char f = all->field[i];
         const int *d = all->d[i], q = zrow_of(r, f, d);
@@ -541,8 +541,7 @@ static void emit_zxbody(struct buf *b, const struct kernel_desc *k, int nodes, i
     static struct zloads all, z; /* large; the generator is single-threaded */
     struct zrows rows;
     zbody_pass(b, k, -1, nodes, &all, NULL, NULL);
-    zrows_find(&all, &rows);
-    rows.shifted = 1;
+    zrows_find(&all, 1, &rows);
     if (pre) {
         zrow_inits(b, &rows);
         return;
@@ -681,11 +680,12 @@ static void znext_sources(struct buf *b, const struct zloads *all, int done[3])
  * its terms in row order (zbody_pass) with each point as ZROW on a carried row, else LD, then its
  * nodes' updates and stores, its CPML terms handed over, the next pass's first lines prefetched
  * (ZNEXT, ZNEXT_ROW: fused_row.h), its rows passed on. On the AVX-512 EPYC VM, 300^3, two threads,
- * uniform / indexed coefficients, medians of three alternated rounds: FV24 1.35x / 1.26x, S{2,2}
- * 1.29x / 1.27x, FV24-WB 1.01x / 1.22x the one sweep. With coefficient arrays, one sweep of the three components (emit_zbody: every point loaded
- * once; the sweeps ran 1.35-1.65x in cache but 0.75-0.85x at 300^3, prefetching or not), and so
- * for a scheme with a component that has no row to carry (Yee, S44: the sweeps would only read
- * the fields three times). docs/performance-notes.md has the measurements. */
+ * uniform / indexed coefficients, medians of three alternated rounds: FV24 1.25x / 1.31x, S{2,2}
+ * 1.27x / 1.27x, FV24-WB 1.04x / 0.98x the one sweep. With coefficient arrays, one sweep of the
+ * three components (emit_zbody: every point loaded once; the sweeps ran 1.35-1.65x in cache but
+ * 0.75-0.85x at 300^3, prefetching or not), and so for a scheme with a component that has no row
+ * to carry (Yee, S44: the sweeps would only read the fields three times).
+ * docs/performance-notes.md has the measurements. */
 static void emit_zsweeps(struct buf *b, const struct kernel_desc *k, int nodes)
 {
     if (nodes < 1 || nodes > MAX_ZNODES) emit_fail("template: $FZSWEEPS%d: 1 to %d nodes", nodes, MAX_ZNODES);
@@ -694,7 +694,7 @@ static void emit_zsweeps(struct buf *b, const struct kernel_desc *k, int nodes)
     int apart = k->coef != COEF_ARRAY;
     for (int q = 0; q < 3; q++) {
         zbody_pass(b, k, q, nodes, &all[q], NULL, NULL); /* finds the loads, the rows to carry among them */
-        zrows_find(&all[q], &rows[q]);
+        zrows_find(&all[q], 0, &rows[q]);
         apart &= rows[q].n > 0;
     }
     if (!apart) {
