@@ -450,16 +450,22 @@ static int zterm_cmp(const void *x, const void *y)
 
 static void zlayer_terms(struct buf *b, const struct kernel_desc *k, int q, int nodes);
 
-/* The body's terms, in row order, into t; their number: of the kernel's component (q < 0, fields
- * P and M), or of a fused body's component q (its source fields '0'..'2' by axis). */
-static int zterms(const struct kernel_desc *k, int q, int nodes, struct zterm *t)
+/* A body's plus and minus fields and its names' suffix: the kernel's component's (q < 0): P and M,
+ * none; a fused body's component q: its source fields by axis, '0'..'2' (declared S0..S2), "_q". */
+static void zcomponent(const struct kernel_desc *k, int q, char field[2], char sfx[8])
 {
-    char field[2] = {'P', 'M'};
-    if (q >= 0) {
-        int plus, pa, minus, ma;
-        component_sources(k->component + q, &plus, &pa, &minus, &ma);
-        field[0] = (char)('0' + plus % 3), field[1] = (char)('0' + minus % 3);
-    }
+    field[0] = 'P', field[1] = 'M', sfx[0] = '\0';
+    if (q < 0) return;
+    int plus, pa, minus, ma;
+    component_sources(k->component + q, &plus, &pa, &minus, &ma);
+    field[0] = (char)('0' + plus % 3), field[1] = (char)('0' + minus % 3);
+    snprintf(sfx, 8, "_%hhu", (unsigned char)q);
+}
+
+/* The body's terms, in row order, into t; their number: of the kernel's component (q < 0), or of a
+ * fused body's component q, from its fields (zcomponent). */
+static int zterms(const struct kernel_desc *k, int q, const char field[2], int nodes, struct zterm *t)
+{
     int n = 0;
     for (int g = 0; g < k->s->ngroups; g++) {
         struct group_terms gt;
@@ -488,9 +494,9 @@ static void zbody_pass(struct buf *b, const struct kernel_desc *k, int q, int no
                        const struct zloads *all, const struct zrows *rows)
 {
     static struct zterm t[2 * MAX_GROUPS * MAX_ZNODES * 2 * MAX_SHIFTS];
-    const int n = zterms(k, q, nodes, t), hands = q >= 0 && layer_hands_terms(k);
-    char sfx[8] = "";
-    if (q >= 0) snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q);
+    char field[2], sfx[8];
+    zcomponent(k, q, field, sfx);
+    const int n = zterms(k, q, field, nodes, t), hands = q >= 0 && layer_hands_terms(k);
     int started[2][MAX_GROUPS][MAX_ZNODES] = {{{0}}};
     z->n = 0;
     for (int i = 0; i < n; i++) {
@@ -606,13 +612,9 @@ static void zlayer_stores(struct buf *b, const struct kernel_desc *k, int q, int
  * its halves named (pG_q_r, mG_q_r) and the terms summed from them (zlayer_terms). */
 static void zbrackets(struct buf *b, const struct kernel_desc *k, int q, int nodes, struct zloads *z)
 {
-    char pf = 'P', mf = 'M', sfx[8] = "";
-    if (q >= 0) {
-        int plus, pa, minus, ma;
-        component_sources(k->component + q, &plus, &pa, &minus, &ma);
-        pf = (char)('0' + plus % 3), mf = (char)('0' + minus % 3);
-        snprintf(sfx, sizeof sfx, "_%hhu", (unsigned char)q);
-    }
+    char field[2], sfx[8];
+    zcomponent(k, q, field, sfx);
+    const char pf = field[0], mf = field[1];
     const int hands = q >= 0 && layer_hands_terms(k);
     for (int g = 0; g < k->s->ngroups; g++) {
         struct group_terms t;

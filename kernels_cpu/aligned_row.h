@@ -63,12 +63,12 @@ static inline __attribute__((always_inline)) vec_F64 shifted_F64(const double *p
     ((shared) ? _Generic((REAL)0, float: shifted_F32, double: shifted_F64)((arr) + n, OFF(di, dj, dk)) \
               : LD(arr, OFF(di, dj, dk)))
 
-/* A carried row (the generator's: its ZXPRE word declares it, ZROW_NEXT loads its next vector, ZROW
- * takes a point from it, ZROW_ROTATE passes it on): the aligned vectors from its lowest point's
- * (lo) to its highest's (hi), ZROW_NB of them (2 or 3). The next x-vector needs the same blocks
- * one vector on, so each x-vector loads only the last and takes the others from the one before:
- * one load a row where LDX loads two or three, what binds these loops in cache on Zen 4 (about
- * one 64-byte load a cycle; docs/performance-notes.md). */
+/* A carried row (the generator's: its ZXPRE word or a fused sweep's PRE declares it, ZROW_NEXT
+ * loads its next vector, ZROW takes a point from it, ZROW_ROTATE passes it on): the aligned
+ * vectors from its lowest point's (lo) to its highest's (hi), ZROW_NB of them (2 or 3). The next
+ * x-vector needs the same blocks one vector on, so each x-vector loads only the last and takes the
+ * others from the one before: one load a row where LDX loads two or three, what binds these loops
+ * in cache on Zen 4 (about one 64-byte load a cycle; docs/performance-notes.md). */
 #define ZROW_BASE(dj, dk, lo) ((long)OFF(lo, dj, dk) & ~(long)(SIMD_LANES - 1))
 #define ZROW_NB(dj, dk, lo, hi) \
     (((long)OFF(hi, dj, dk) - ZROW_BASE(dj, dk, lo)) / SIMD_LANES + 1 + (((long)OFF(hi, dj, dk) & (SIMD_LANES - 1)) != 0))
