@@ -1,10 +1,12 @@
 /* One CPU kernel on one thread, timed by the thread's own CPU time, so that time the thread
  * spends preempted by other processes does not count: a figure that holds on a busy machine
  * where wall-clock samples do not (caches shared with others still disturb it a little).
- *   make cputime && build/cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K [NODES]]
+ *   make cputime && build/cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K [NODES [PML]]]
  *   e.g. build/cputime fv24_hx_f32_array_plain 300 4 4 400     (arrays in L2)
  *        build/cputime fv24_hx_f32_array_regz 128 15 15 200 0 1 2   (whole-row tiles, two nodes a pass)
  *        build/cputime fv24_hx_f32_uniform_fusedz 300 300 300 3 0 1 2   (a fused step's half-step from Hx)
+ *        build/cputime fv24_hx_f32_array_fused 300 300 300 3 0 1 1 10   (the same with a 10-cell CPML
+ *        folded in: its corrections along x, y and z, trait layer_fold)
  * Prints ns per update (a fused kernel's: per component and node), the best of 7 samples of
  * LAUNCHES launches. Data are zeros (written, 64-byte aligned arrays as the backend's): no check. */
 #include <omp.h>
@@ -14,6 +16,8 @@
 #include <time.h>
 
 #include "kernel.h"
+#include "layer.h"
+#include "pml.h"
 #include "spec.h"
 
 extern const struct kernel_entry cpu_fused_table[]; /* the step's fused kernels (engine/step.c) */
@@ -54,8 +58,8 @@ static const struct kernel_entry *find(const struct kernel_entry *t, int n, cons
 
 int main(int argc, char **argv)
 {
-    if (argc != 6 && argc != 8 && argc != 9) {
-        fprintf(stderr, "usage: cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K [NODES]]\n");
+    if (argc != 6 && argc != 8 && argc != 9 && argc != 10) {
+        fprintf(stderr, "usage: cputime SCHEME_COMPONENT_PRECISION_COEF_VARIANT NX NY NZ LAUNCHES [J K [NODES [PML]]]\n");
         return 2;
     }
     const struct kernel_entry *k = find(cpu_kernel_table, cpu_kernel_table_len, argv[1]);
@@ -73,7 +77,8 @@ int main(int argc, char **argv)
         return 2;
     }
     a->block[1] = argc >= 8 ? atoi(argv[6]) : 0, a->block[2] = argc >= 8 ? atoi(argv[7]) : 1;
-    a->nodes = argc == 9 ? atoi(argv[8]) : 1;
+    a->nodes = argc >= 9 ? atoi(argv[8]) : 1;
+    const int pml = argc == 10 ? atoi(argv[9]) : 0;
     const int n[3] = {a->nx, a->ny, a->nz};
     grid_strides(n, &a->sy, &a->sz);
     const size_t cells = grid_values(n), bytes = cells * (k->precision == F32 ? 4 : 8);
@@ -90,6 +95,29 @@ int main(int argc, char **argv)
         for (int g = 0; g < sc->ngroups; g++) a[q].db[g] = array(bytes);
         a[q].out = (void *)a[q].level[sc->levels - 1], a[q].index = index;
         a[q].plus = src[comps == 3 ? p % 3 : 0], a[q].minus = src[comps == 3 ? m % 3 : 1];
+    }
+    /* a fused kernel's CPML (trait layer_fold): per axis the two terms it corrects (layer_terms), on
+     * the outputs and sources of the step engine's (engine/step.c, layer_args_of), psi per slab */
+    struct layer_args layer[3];
+    const size_t real = k->precision == F32 ? 4 : 8;
+    for (int axis = 0; pml > 0 && axis < 3; axis++) {
+        struct layer_term t[LAYER_TERMS];
+        int dims[3];
+        layer_terms(k->component, axis, t);
+        layer[axis] = (struct layer_args){.nx = a->nx, .ny = a->ny, .nz = a->nz, .sy = a->sy, .sz = a->sz,
+                                          .thickness = pml, .index = index};
+        for (int q = 0; q < LAYER_TERMS; q++) {
+            const struct kernel_args *c = &a[t[q].component - k->component];
+            struct layer_term_args *x = &layer[axis].t[q];
+            x->out = c->out, x->src = src[t[q].source % 3], x->psi = array(pml_slab(n, pml, axis, dims) * real);
+            for (int g = 0; g < sc->ngroups; g++) x->db[g] = c->db[g], x->db_u[g] = 1;
+            x->kinv1 = array(2 * pml * real), x->b = array(2 * pml * real), x->c = array(2 * pml * real);
+        }
+    }
+    if (pml > 0 && comps == 3) a[0].layer = a[1].layer = a[2].layer = layer;
+    else if (pml > 0) {
+        fprintf(stderr, "cputime: a CPML folds into a fused kernel only\n");
+        return 2;
     }
     char why[256];
     if (k->accepts && k->accepts(a, why, sizeof why)) {
