@@ -5,6 +5,7 @@
 #define TESTS_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int test_passed, test_failed, test_skipped;
@@ -29,8 +30,11 @@ static char skip_reason[512];
         return;                                                                 \
     } while (0)
 
+/* TEST_ONLY=WORD: only the tests whose names hold it (a GPU session's quick check:
+ * TEST_ONLY=gpu make test ONLY="test_step test_pml"). */
 #define RUN(fn)                                                                 \
     do {                                                                        \
+        if (getenv("TEST_ONLY") && !strstr(#fn, getenv("TEST_ONLY"))) break;    \
         current_test = #fn;                                                     \
         current_failures = 0;                                                   \
         skip_reason[0] = '\0';                                                  \

@@ -579,22 +579,18 @@ static void test_gpu_steps_match_reference(void)
     }
 }
 
-/* TEST_ONLY=WORD: only the tests whose names hold it (a GPU session's quick check). */
-#define RUN_SOME(fn)                                                                                                   \
-    if (!getenv("TEST_ONLY") || strstr(#fn, getenv("TEST_ONLY"))) RUN(fn)
-
 int main(void)
 {
-    RUN_SOME(test_cpu_steps_match_reference);
-    RUN_SOME(test_wave_matches_plain_steps);
-    RUN_SOME(test_long_rows);
-    RUN_SOME(test_wrong_halo_is_caught);
-    RUN_SOME(test_halo_image_inverts_source);
-    RUN_SOME(test_pec_is_the_mirror_image);
-    RUN_SOME(test_step_bytes);
-    RUN_SOME(test_material_scene);
-    RUN_SOME(test_bad_input);
-    RUN_SOME(test_relaunch_is_a_fresh_open);
-    RUN_SOME(test_gpu_steps_match_reference);
+    RUN(test_cpu_steps_match_reference);
+    RUN(test_wave_matches_plain_steps);
+    RUN(test_long_rows);
+    RUN(test_wrong_halo_is_caught);
+    RUN(test_halo_image_inverts_source);
+    RUN(test_pec_is_the_mirror_image);
+    RUN(test_step_bytes);
+    RUN(test_material_scene);
+    RUN(test_bad_input);
+    RUN(test_relaunch_is_a_fresh_open);
+    RUN(test_gpu_steps_match_reference);
     return TEST_SUMMARY();
 }
