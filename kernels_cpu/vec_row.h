@@ -8,6 +8,7 @@
 #ifndef KERNELS_CPU_VEC_ROW_H
 #define KERNELS_CPU_VEC_ROW_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "kernel.h"
@@ -27,13 +28,16 @@
 #define ZCOEF_A(name, r) LD(name, OFF(0, 0, r))
 #define ZCOEF_U(name, r) (name)
 
+/* The lanes by which p lies past the vector-aligned boundary at or before it (VEC_ZRUN's runs start
+ * there; the fused step's CPML cuts its rows there, fused.c.step). */
+#define VEC_BACK(p) ((long)((uintptr_t)(p) / sizeof(*(p)) & (SIMD_LANES - 1)))
+
 /* Unaligned (element-aligned) vectors that may alias the arrays they are read from. */
 typedef float vec_F32 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(float)), may_alias));
 typedef double vec_F64 __attribute__((vector_size(SIMD_BYTES), aligned(sizeof(double)), may_alias));
 
 #if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
-#include <stdint.h>
 /* The lanes lo <= t < hi of a vector, as a mask; v's lanes in mask stored at p. */
 static inline unsigned lanes_mask(long lo, long hi, int lanes)
 {
@@ -86,7 +90,7 @@ static inline void zstore_F64(double *p, unsigned mask, vec_F64 v)
     do {                                                                                          \
         typedef VEC VT;                                                                           \
         const long first = (first_), end = (end_), L = SIMD_LANES, len = end - first;            \
-        const long back = (long)((uintptr_t)((out) + first) / sizeof(REAL) & (L - 1));           \
+        const long back = VEC_BACK((out) + first);                                                \
         long n = first - ((len + back + L - 1) / L > (len + L - 1) / L ? 0 : back);              \
         PRE                                                                                       \
         for (; n < end; n += L) {                                                                 \

@@ -80,8 +80,13 @@ int main(int argc, char **argv)
     a->nodes = argc >= 9 ? atoi(argv[8]) : 1;
     const int pml = argc == 10 ? atoi(argv[9]) : 0;
     const int n[3] = {a->nx, a->ny, a->nz};
+    char why[256];
+    if (pml && (comps != 3 || pml_check(pml, n, why, sizeof why))) {
+        fprintf(stderr, "cputime: %s\n", comps != 3 ? "a CPML folds into a fused kernel only" : why);
+        return 2;
+    }
     grid_strides(n, &a->sy, &a->sz);
-    const size_t cells = grid_values(n), bytes = cells * (k->precision == F32 ? 4 : 8);
+    const size_t real = k->precision == F32 ? 4 : 8, cells = grid_values(n), bytes = cells * real;
     /* each component's levels and coefficients (arrays; indexed: tables; uniform: unused), the
      * source fields (a fused kernel's three, by axis, as the step engine passes them), a material
      * byte per cell */
@@ -99,7 +104,6 @@ int main(int argc, char **argv)
     /* a fused kernel's CPML (trait layer_fold): per axis the two terms it corrects (layer_terms), on
      * the outputs and sources of the step engine's (engine/step.c, layer_args_of), psi per slab */
     struct layer_args layer[3];
-    const size_t real = k->precision == F32 ? 4 : 8;
     for (int axis = 0; pml > 0 && axis < 3; axis++) {
         struct layer_term t[LAYER_TERMS];
         int dims[3];
@@ -114,12 +118,7 @@ int main(int argc, char **argv)
             x->kinv1 = array(2 * pml * real), x->b = array(2 * pml * real), x->c = array(2 * pml * real);
         }
     }
-    if (pml > 0 && comps == 3) a[0].layer = a[1].layer = a[2].layer = layer;
-    else if (pml > 0) {
-        fprintf(stderr, "cputime: a CPML folds into a fused kernel only\n");
-        return 2;
-    }
-    char why[256];
+    if (pml > 0) a[0].layer = a[1].layer = a[2].layer = layer;
     if (k->accepts && k->accepts(a, why, sizeof why)) {
         fprintf(stderr, "cputime: %s: %s\n", argv[1], why);
         return 2;
