@@ -34,7 +34,8 @@ static const char usage[] =
     "\n"
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
     "same scheme, precision, storage and layer, at the grid nearest the problem's (of each variant its\n"
-    "newest row there, then the fastest variant's); else --measure.\n"
+    "newest row there, then the fastest variant's); else --measure: every one-step variant of the device\n"
+    "(components, fused, on a GPU fused25d) measured now on the problem's grid, the fastest kept.\n"
     "Where the device has a temporally blocked step (wave, and on a GPU wave25d for the schemes it takes:\n"
     "several steps per pass over memory), each scheme also gets a row stepped by it (that variant's\n"
     "committed rows alone, at the grid nearest the problem's, or measured with --measure), its time\n"
@@ -43,6 +44,14 @@ static const char usage[] =
     "are those of full steps with the layer (fdtdbench step --pml N): the layer charged to each scheme.\n\n";
 
 enum { MAX_BUDGETS = 64, MAX_ANSWERS = MAX_BUDGETS * MAX_SCHEMES * 2 }; /* MAX_SCHEMES: spec.h */
+
+/* make bench's measured steps, kept as step rows (RESULTS/<machine>/steps/cost-steps-<date>.csv)
+ * where the cost command reads rows, so that it answers from these and not from older rows at the
+ * problems' grids. */
+struct saved_steps {
+    struct results_file rf;
+    int rows;
+};
 
 struct opts {
     struct cost_problem p;   /* budget_deg: the first of budgets */
@@ -56,6 +65,7 @@ struct opts {
     int nonly;
     const char *machine, *results;
     double memory_gb;
+    struct saved_steps *saved; /* where measured steps go as step rows (make bench), or NULL */
 };
 
 /* ---- input ----------------------------------------------------------------------------- */
@@ -97,13 +107,14 @@ static int wanted(const struct opts *o, const struct scheme *s)
 
 /* ---- throughput ------------------------------------------------------------------------ */
 
-/* A full step measured now with the step engine (fdtdbench step's path): `variant` (the device's
- * own single-component kernels, "components", or its temporally blocked step) on the problem's grid, or where that is over cap
- * cells a cube of the cap (256^3 on the CPU, 512^3 on a GPU) or what fits; vacuum at 0.9 of the
- * stability limit. The configuration goes into t, for --run to repeat. */
-static int measure_full_step(struct session *se, const struct scheme *s, const char *variant, int precision, int coef,
-                             int pml, const int grid[3], int steps, struct throughput *t, char *why, size_t n)
+/* A full step measured now with the step engine (fdtdbench step's path): `variant` on the
+ * problem's grid, or where that is over cap cells a cube of the cap (256^3 on the CPU, 512^3 on a
+ * GPU) or what fits; vacuum at 0.9 of the stability limit; its row into o->saved where there is
+ * one. The configuration goes into t, for --run to repeat. */
+static int measure_full_step(const struct opts *o, struct session *se, const struct scheme *s, const char *variant,
+                             const int grid[3], int steps, struct throughput *t, char *why, size_t n)
 {
+    const int precision = o->precision, coef = o->coef, pml = o->pml;
     int cap = se->device == DEV_CPU ? 256 : 512, side = cap;
     double w[MAX_GROUPS];
     struct step_run c = {.variant = variant, .steps = steps, .reps = 3};
@@ -117,12 +128,21 @@ static int measure_full_step(struct session *se, const struct scheme *s, const c
     while (side > 16 && side * 3 / 4 >= 3 * pml && step_fits(&c, &se->desc, why, n))
         side = side * 3 / 4, c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = side;
     struct step_result r;
-    fprintf(stderr, "cost: measuring %s (full steps, %dx%dx%d, layer %d) ...\n", s->name, c.c.grid[0], c.c.grid[1],
-            c.c.grid[2], pml);
-    if (step_measure(&c, &se->desc, &r, why, n)) return -1;
+    fprintf(stderr, "cost: measuring %s %s (full steps, %dx%dx%d, layer %d) ... ", s->name, variant, c.c.grid[0],
+            c.c.grid[1], c.c.grid[2], pml);
+    if (step_measure(&c, &se->desc, &r, why, n)) {
+        fprintf(stderr, "failed\n");
+        return -1;
+    }
+    if (o->saved) {
+        step_row(o->saved->rf.f, STEP_TABLE, &c, &r, &se->desc);
+        results_check(&o->saved->rf);
+        o->saved->rows++;
+    }
     const struct step_record m = {"cost", &c, &r, &se->desc};
     memset(t, 0, sizeof *t);
     t->cells_per_s = step_num(STEP_cells_per_s, &m);
+    fprintf(stderr, "%.6g Mcells/s\n", t->cells_per_s / 1e6);
     snprintf(t->source, sizeof t->source, "measured now: %dx%d steps of %s on %dx%dx%d%s (median)", c.reps, r.steps,
              c.variant, c.c.grid[0], c.c.grid[1], c.c.grid[2], pml ? " with the layer" : "");
     snprintf(t->variant, sizeof t->variant, "%s", c.variant);
@@ -130,6 +150,29 @@ static int measure_full_step(struct session *se, const struct scheme *s, const c
     t->tsteps = step_tsteps(&c.c);
     memcpy(t->block, c.c.block, sizeof t->block);
     return 0;
+}
+
+/* The step of one pass that a measurement gives a problem: every one-step variant of the device
+ * that takes it (components, then the fused ones) measured, the fastest kept, as the results'
+ * rule keeps the fastest variant's row. On this project's CPU at 300^3 the fused step ran up to
+ * 1.8x components (FV24 uniform 336 against 189 MCells/s), and the GPU's fused25d up to 1.3x
+ * fused, so a measurement of components alone ranked the schemes by the slower kernels. */
+static int measure_fastest(const struct opts *o, struct session *se, const struct scheme *s, const int grid[3],
+                           int steps, struct throughput *t, char *why, size_t n)
+{
+    const char *v[8] = {STEP_COMPONENTS}; /* then the device's fused variants */
+    const int nv = 1 + step_fused_variants(o->device, v + 1, 7);
+    int measured = 0;
+    for (int i = 0; i < nv; i++) {
+        const struct step_config c = {.b = se->b, .s = s, .variant = step_kernel_variant(o->device, v[i]),
+                                      .precision = o->precision, .coef = o->coef, .pml = o->pml};
+        struct throughput one;
+        if (step_temporal(o->device, v[i]) || !step_supported(&c)) continue;
+        if (measure_full_step(o, se, s, v[i], grid, steps, &one, why, n)) return -1;
+        if (!measured++ || one.cells_per_s > t->cells_per_s) *t = one;
+    }
+    if (!measured) snprintf(why, n, "no one-step variant on the %s takes it", device_names[o->device]);
+    return measured ? 0 : -1;
 }
 
 /* Each scheme's measured throughput: once per scheme, at its first answer's size; with --run,
@@ -176,7 +219,7 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
     double cells = stepped_grid(o, a, grid);
     /* the temporally blocked variant that would be measured: its rows alone serve */
     const char *variant = temporal ? temporal_variant(o->device, device_backend(o->device), a->s, o->precision, o->coef)
-                                    : STEP_COMPONENTS;
+                                    : NULL;
     if (o->source != MEASURE && !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision,
                                                               o->coef, o->pml, temporal ? variant : NULL, cells, out))
         return 0;
@@ -195,7 +238,8 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
         /* with --run, a tenth of the run's steps a sample: prediction and run are then
          * independent samples of the same steps on the same grid */
         int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 0; /* 0: step_measure's */
-        if (measure_full_step(se, a->s, variant, o->precision, o->coef, o->pml, grid, steps, &r->t[i], why, sizeof why))
+        if (temporal ? measure_full_step(o, se, a->s, variant, grid, steps, &r->t[i], why, sizeof why)
+                     : measure_fastest(o, se, a->s, grid, steps, &r->t[i], why, sizeof why))
             cli_error("cost: measuring %s: %s", a->s->name, why);
         r->s[i] = a->s, r->cells[i] = a->cells, r->temporal[i] = temporal, r->n++;
     }
@@ -564,7 +608,7 @@ int cmd_cost(int argc, char **argv)
         {"scheme", CLI_TEXT, "S[,S...]", "only these schemes (the reference is computed anyway: the ratios')",
          &schemes, 0, 0, NULL, 0},
         {"measure", CLI_FLAG, NULL, "measure the full-step throughput now, at the problem's grid (at most 256^3 on "
-         "a CPU, 512^3 on a GPU)", &measure, 0, 0, NULL, 0},
+         "a CPU, 512^3 on a GPU), of every one-step variant: the fastest", &measure, 0, 0, NULL, 0},
         {"machine", CLI_TEXT, "NAME", "read committed results of RESULTS/NAME (this device's folder; --run runs here)",
          &o.machine, 0, 0, NULL, 0},
         CLI_OPT_RESULTS(&o.results),
@@ -653,13 +697,22 @@ static int layer_on(struct session *se)
 
 void cost_bench(struct session *se, const char *results_dir)
 {
-    static const struct { double size, budget; } problems[] = {{10, 10}, {50, 1}};
+    /* the first problem's grids (55-278 cells a side on this project's machines) measured now, every
+     * one-step variant, as the rest of the bench is; the second's (up to 1390 a side, beyond what a
+     * measurement takes) from the rows nearest them, the step table's of this bench among them */
+    static const struct { double size, budget; int source; } problems[] = {{10, 10, MEASURE}, {50, 1, RESULTS_ELSE_MEASURE}};
+    static struct saved_steps saved; /* static: reachable if a write error exits (LeakSanitizer) */
+    char folder[160];
+    step_results_folder(se->slug, folder, sizeof folder);
+    if (results_open_with(&saved.rf, results_dir, folder, "cost-steps", NULL)) return;
+    step_csv_header(saved.rf.f);
+    saved.rows = 0;
     printf("\n## What accuracy costs on the %s (fdtdbench cost)\n", device_names[se->device]);
     for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
         double l = problems[i].size;
         struct opts o = {.p = {{l, l, l}, sqrt(3) * l, problems[i].budget}, .budgets = {problems[i].budget},
-                         .nbudgets = 1, .device = se->device, .format = MARKDOWN, .source = RESULTS_ELSE_MEASURE,
-                         .results = results_dir};
+                         .nbudgets = 1, .device = se->device, .format = MARKDOWN, .source = problems[i].source,
+                         .results = results_dir, .saved = &saved};
         report(&o, se, se->slug, (double)se->desc.memory_bytes, stdout);
         if (i == 0 && layer_on(se)) { /* and with the layer a real simulation has */
             o.pml = PML_TARGET_THICKNESS;
@@ -670,8 +723,11 @@ void cost_bench(struct session *se, const char *results_dir)
     double l = run_problem[se->device].size;
     struct opts o = {.p = {{l, l, l}, sqrt(3) * l, run_problem[se->device].budget},
                      .budgets = {run_problem[se->device].budget}, .nbudgets = 1, .device = se->device,
-                     .format = MARKDOWN, .source = MEASURE, .run = 1, .results = results_dir};
+                     .format = MARKDOWN, .source = MEASURE, .run = 1, .results = results_dir, .saved = &saved};
     printf("\n### Validation: the problem run (fdtdbench cost --device %s --size %g --phase-error %g --measure --run)\n",
            device_names[se->device], l, o.budgets[0]);
     report(&o, se, se->slug, (double)se->desc.memory_bytes, stdout);
+    fflush(stdout); /* the tables before the line that names their file */
+    if (!saved.rows) results_abort(&saved.rf);
+    else if (!results_close(&saved.rf)) fprintf(stderr, "cost: %d measured steps in %s\n", saved.rows, saved.rf.path);
 }

@@ -56,6 +56,7 @@ static int take_no_cache(int argc, char **argv)
  * any kernel. */
 static void kernel_summary(void)
 {
+    fflush(stdout); /* after the command's output, not inside a line of it where both go to one file */
     for (int d = DEV_CPU; d <= DEV_GPU; d++) {
         int compiled, cached;
         double ms;

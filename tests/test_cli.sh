@@ -164,6 +164,22 @@ else
     bad "cost --pml: $(head -n 3 "$tmp/layer.csv" "$tmp/err")"
 fi
 
+# cost --measure: every one-step variant of the device measured (components and fused on a CPU),
+# and each scheme's row takes the fastest of them.
+if "$B" cost --size 2 --measure --scheme fv24 --csv >"$tmp/measure.csv" 2>"$tmp/err" &&
+    awk '/^cost: measuring [a-z0-9]+ [a-z0-9]+ .* Mcells\/s$/ && $4 != "wave" {
+            r = $(NF - 1) * 1e6; n[$3]++; if (r > best[$3]) { best[$3] = r; won[$3] = $4 } }
+        END { for (s in n) { if (n[s] < 2) exit 1; print s "," won[s] "," best[s] } }' \
+        "$tmp/err" >"$tmp/fastest" &&
+    awk -F, 'NR == FNR { want[$1] = $2 "," $3; next } FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["step_variant"] != "wave" { split(want[$col["scheme"]], w, ",")
+            if ($col["step_variant"] != w[1] || $col["cells_per_s"] / w[2] > 1.0001 || w[2] / $col["cells_per_s"] > 1.0001) bad = 1; rows++ }
+        END { exit bad || rows != 3 }' "$tmp/fastest" "$tmp/measure.csv"; then
+    ok "cost --measure keeps the fastest variant"
+else
+    bad "cost --measure keeps the fastest variant: $(cat "$tmp/err" "$tmp/fastest"; head -n 3 "$tmp/measure.csv")"
+fi
+
 # cost --run: the run columns, every run's phase error within the budget and its prediction
 # (run_phase_ok: cost_phase_agrees, the simulation check's rule); --save writes run-*.csv, and
 # a run refused after the file was opened leaves none.
