@@ -135,11 +135,11 @@ int cost_resolution(const struct scheme *s, enum cost_weights weights, const str
 /* ---- the throughput reader ------------------------------------------------------------- */
 
 enum { C_CODE, C_TABLE, C_SCHEME, C_DEVICE, C_PRECISION, C_COEF, C_NX, C_NY, C_NZ, C_RATE, C_DATE, NCOLS,
-       C_VARIANT = NCOLS, C_BLOCK, C_NODES, C_ROWS, C_STAGES, C_THREADS, C_PML, C_TSTEPS, C_SLABS, NALL }; /* from NCOLS on: optional */
+       C_VARIANT = NCOLS, C_BLOCK, C_NODES, C_ROWS, C_STAGES, C_REGS, C_THREADS, C_PML, C_TSTEPS, C_SLABS, NALL }; /* from NCOLS on: optional */
 static const char *const col_names[NALL] = {
     STEP_COL_CODE, STEP_COL_TABLE, STEP_COL_SCHEME, STEP_COL_DEVICE, STEP_COL_PRECISION, STEP_COL_COEF,
     STEP_COL_NX,   STEP_COL_NY,    STEP_COL_NZ,     STEP_COL_CELLS_PER_S, STEP_COL_DATE, STEP_COL_VARIANT,
-    STEP_COL_BLOCK, STEP_COL_NODES, STEP_COL_ROWS, STEP_COL_STAGES, STEP_COL_THREADS, STEP_COL_PML, STEP_COL_TSTEPS,
+    STEP_COL_BLOCK, STEP_COL_NODES, STEP_COL_ROWS, STEP_COL_STAGES, STEP_COL_REGS, STEP_COL_THREADS, STEP_COL_PML, STEP_COL_TSTEPS,
     STEP_COL_SLABS};
 
 /* Splits a CSV line in place at commas (the suite writes no quoted fields); returns the count. */
@@ -177,6 +177,7 @@ static void row_throughput(char **fields, const int *at, const char *path, doubl
     t->nodes = t->have_launch ? atoi(fields[at[C_NODES]]) : 0;
     t->rows = t->have_launch && at[C_ROWS] >= 0 ? atoi(fields[at[C_ROWS]]) : 0;
     t->stages = t->have_launch && at[C_STAGES] >= 0 ? atoi(fields[at[C_STAGES]]) : 0;
+    t->regs = t->have_launch && at[C_REGS] >= 0 ? atoi(fields[at[C_REGS]]) : 0;
     t->threads = at[C_THREADS] >= 0 ? atoi(fields[at[C_THREADS]]) : 0;
     t->tsteps = at[C_TSTEPS] >= 0 ? atoi(fields[at[C_TSTEPS]]) : 1;
 }

@@ -36,6 +36,7 @@
 #define STEP_COL_NODES "nodes"
 #define STEP_COL_ROWS "rows"     /* older files lack rows: the kernels' defaults */
 #define STEP_COL_STAGES "stages" /* and stages, likewise */
+#define STEP_COL_REGS "regs"     /* and the register cap: the compiler's choice (0) */
 #define STEP_COL_THREADS "threads"
 #define STEP_COL_PML "pml"       /* older files lack it: no layer */
 #define STEP_COL_TSTEPS "tsteps" /* older files lack it: one step a pass */
@@ -87,6 +88,7 @@ struct throughput {
     int have_launch;    /* block and nodes known (else the device's default launch) */
     int block[3], nodes;
     int rows, stages;   /* with the launch, where the file has them (0: the kernels' defaults) */
+    int regs;           /* a GPU fused variant's register cap, with the launch (0: the compiler's) */
     int tsteps;         /* steps per pass (1 but for a temporally blocked variant's row) */
     int threads;        /* CPU threads (0: all) */
 };

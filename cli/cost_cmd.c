@@ -146,7 +146,8 @@ static int measure_full_step(const struct opts *o, struct session *se, const str
     snprintf(t->source, sizeof t->source, "measured now: %dx%d steps of %s on %dx%dx%d%s (median)", c.reps, r.steps,
              c.variant, c.c.grid[0], c.c.grid[1], c.c.grid[2], pml ? " with the layer" : "");
     snprintf(t->variant, sizeof t->variant, "%s", c.variant);
-    t->have_launch = 1, t->nodes = c.c.nodes, t->rows = c.c.rows, t->stages = c.c.stages, t->threads = c.threads;
+    t->have_launch = 1, t->nodes = c.c.nodes, t->rows = c.c.rows, t->stages = c.c.stages, t->regs = c.c.regs;
+    t->threads = c.threads;
     t->tsteps = step_tsteps(&c.c);
     memcpy(t->block, c.c.block, sizeof t->block);
     return 0;
@@ -465,7 +466,7 @@ static void run_one(const struct opts *o, struct session *se, struct row *row)
         memcpy(c.grid, a->grid, sizeof c.grid);
         if (t->have_launch) {
             memcpy(c.block, t->block, sizeof c.block);
-            c.nodes = t->nodes, c.rows = t->rows, c.stages = t->stages;
+            c.nodes = t->nodes, c.rows = t->rows, c.stages = t->stages, c.regs = t->regs;
         } else {
             struct run_config rc = {.scheme = a->s, .component = HX, .precision = o->precision, .coef = o->coef,
                                     .device = o->device, .variant = c.variant};
