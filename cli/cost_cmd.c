@@ -117,7 +117,7 @@ static int measure_full_step(const struct opts *o, struct session *se, const str
     const int precision = o->precision, coef = o->coef, pml = o->pml;
     int cap = se->device == DEV_CPU ? 256 : 512, side = cap;
     double w[MAX_GROUPS];
-    struct step_run c = {.variant = variant, .steps = steps, .reps = 3};
+    struct step_run c = {.variant = variant, .steps = steps, .reps = 3, .no_reflection = 1}; /* the step table's rows have it */
     c.c = (struct step_config){.b = se->b, .s = s, .precision = precision, .coef = coef,
                                .variant = step_kernel_variant(se->device, variant), .grid = {side, side, side},
                                .boundary = pml ? BOUNDARY_PEC : BOUNDARY_PERIODIC, .pml = pml,

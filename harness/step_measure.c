@@ -149,7 +149,8 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
     r->verified = 1;
     r->layer_ms = r->layer_pct_bw = r->layer_pct_bw_spread = r->reflection_db = NAN;
     int reflection_steps;
-    if (c->c.pml && sim_pml_reflection(&c->c, &r->reflection_db, &reflection_steps, why, n)) return -1;
+    if (c->c.pml && !c->no_reflection && sim_pml_reflection(&c->c, &r->reflection_db, &reflection_steps, why, n))
+        return -1;
 
     struct decomp *m = NULL; /* one slab: the undivided stepper */
     if (kept.m && same_step(&kept.d, &whole)) { /* its arrays as the last measurement left them */

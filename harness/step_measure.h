@@ -17,6 +17,7 @@ struct step_run {
     int threads;          /* CPU threads asked for (0 = all) */
     int slabs;            /* the grid split along z (decomp.h); 0 or 1: undivided */
     int per_gpu, overlap; /* decomp_config's: a GPU per slab (NCCL); the overlap schedule */
+    int no_reflection;    /* 1: with a layer, its reflection not measured (cost wants the rate alone) */
 };
 
 /* c as decomp.h takes it (one slab when undivided), and what the CSV says of it: slabs, the
@@ -67,7 +68,7 @@ enum { STEP_SAMPLE_MAX = 10 };
 int step_sample_steps(double ms_per_step, int tsteps);
 
 /* Verifies (step_verify on a small odd grid, with a layer as thick as fits it), measures the
- * layer's reflection (sim_pml_reflection) if there is one, then times. 0, or -1 with the reason. */
+ * layer's reflection (sim_pml_reflection) if there is one and no_reflection is 0, then times. 0, or -1 with the reason. */
 int step_measure(const struct step_run *c, const struct device_desc *d, struct step_result *r, char *why, size_t n);
 
 /* keep 1: step_measure keeps its stepper open after each measurement, and a measurement of the
