@@ -127,6 +127,7 @@ static int measure_full_step(const struct opts *o, struct session *se, const str
     step_default_launch(se, &c);
     while (side > 16 && side * 3 / 4 >= 3 * pml && step_fits(&c, &se->desc, why, n))
         side = side * 3 / 4, c.c.grid[0] = c.c.grid[1] = c.c.grid[2] = side;
+    step_prepare(&c.c); /* its kernels compiled in parallel, as fdtdbench step does */
     struct step_result r;
     fprintf(stderr, "cost: measuring %s %s (full steps, %dx%dx%d, layer %d) ... ", s->name, variant, c.c.grid[0],
             c.c.grid[1], c.c.grid[2], pml);
