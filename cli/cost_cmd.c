@@ -162,8 +162,8 @@ static int measure_full_step(const struct opts *o, struct session *se, const str
 static int measure_fastest(const struct opts *o, struct session *se, const struct scheme *s, const int grid[3],
                            int steps, struct throughput *t, char *why, size_t n)
 {
-    const char *v[8] = {STEP_COMPONENTS}; /* then the device's fused variants */
-    const int nv = 1 + step_fused_variants(o->device, v + 1, 7);
+    const char *v[8];
+    const int nv = step_variants(o->device, v, 8);
     int measured = 0, tried = 0;
     for (int i = 0; i < nv; i++) {
         const struct step_config c = {.b = se->b, .s = s, .variant = step_kernel_variant(o->device, v[i]),
@@ -221,11 +221,12 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
     char why[512];
     int grid[3];
     double cells = stepped_grid(o, a, grid);
-    /* the temporally blocked variant that would be measured: its rows alone serve */
+    /* the temporally blocked variant that would be measured: its rows alone serve (NULL: any
+     * variant's of one step a pass) */
     const char *variant = temporal ? temporal_variant(o->device, device_backend(o->device), a->s, o->precision, o->coef)
                                     : NULL;
     if (o->source != MEASURE && !cost_throughput_from_results(o->results, machine, a->s, o->device, o->precision,
-                                                              o->coef, o->pml, temporal ? variant : NULL, cells, out))
+                                                              o->coef, o->pml, variant, cells, out))
         return 0;
     char layer[48] = "";
     if (o->pml) snprintf(layer, sizeof layer, ", a %d-cell layer", o->pml);

@@ -26,8 +26,8 @@ int step_bench(struct session *s, const char *dir, int reps, int quick, const ch
 {
     double best[MAX_SCHEMES][NCOEF_STORAGES] = {{0}};
     const int grid = s->device == DEV_CPU ? (quick ? 128 : 300) : (quick ? 256 : 512);
-    const char *variants[8] = {STEP_COMPONENTS}; /* then the device's fused variants */
-    const int nv = 1 + step_fused_variants(s->device, variants + 1, 7);
+    const char *variants[8];
+    const int nv = step_variants(s->device, variants, 8);
     int n = 0, failures = 0;
     struct results_file rf;
     char folder[160];

@@ -25,6 +25,13 @@ const char *step_kernel_variant(enum device d, const char *name)
     return name;
 }
 
+int step_variants(enum device d, const char **out, int max)
+{
+    if (max < 1) return 0;
+    out[0] = STEP_COMPONENTS;
+    return 1 + step_fused_variants(d, out + 1, max - 1);
+}
+
 int step_slabs(const struct step_run *c) { return c->slabs > 1 ? c->slabs : 1; }
 
 struct decomp_config step_decomp(const struct step_run *c)

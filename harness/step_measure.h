@@ -50,6 +50,9 @@ struct step_result {
 /* The step variant named `name` on the device: STEP_COMPONENTS, or any other name, a kernel
  * variant. */
 const char *step_kernel_variant(enum device d, const char *name);
+/* Every step variant of device d as fdtdbench step names them: STEP_COMPONENTS, then the device's
+ * fused variants in table order (step_fused_variants); their number, at most max. */
+int step_variants(enum device d, const char **out, int max);
 
 /* Vacuum at 0.9 of the scheme's stability limit with its default design weights (stored in w,
  * which c->c.w then points to): fields stay bounded however long a run lasts. 0, or -1 with why. */
