@@ -76,6 +76,31 @@ static int measure_once(struct bench *b, const struct run_config *c, struct run_
     return 0;
 }
 
+/* Every table bench writes (the CSV's table column), for --tables to be checked against. */
+static const char *const bench_tables[] = {"table2", "table4",     "table5-1thread", "table5-allthreads",
+                                           "incache", "uniform",   "components",     "f64",
+                                           "sizes",   SCALING_WEAK, SCALING_STRONG};
+
+/* An error unless each name in --tables begins one of bench_tables (an empty list or name too). */
+static void check_tables(const char *tables)
+{
+    const char *t = tables;
+    do {
+        const size_t len = strcspn(t, ",");
+        int known = 0;
+        for (size_t i = 0; len && i < sizeof bench_tables / sizeof *bench_tables; i++)
+            known |= !strncmp(t, bench_tables[i], len);
+        if (!known) {
+            char list[256] = "";
+            for (size_t i = 0; i < sizeof bench_tables / sizeof *bench_tables; i++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", bench_tables[i]);
+            cli_error("--tables: '%.*s' names no table (known: %s; a name stands for every table it begins)", (int)len,
+                      t, list);
+        }
+        t += len;
+    } while (*t++);
+}
+
 /* 1 if table is one bench was asked for (--tables), each name there standing for every table it
  * begins. */
 static int wanted(const struct bench *b, const char *table)
@@ -385,6 +410,7 @@ int cmd_bench(int argc, char **argv)
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
     if (!reps) reps = quick ? 3 : 5;
+    if (tables) check_tables(tables);
     int rc = 0;
     if (device < 2) return run_device(device, dir, reps, quick, tables);
     /* the GPU first where there is one: its tables take a third of the host CPU's time (lent H100:

@@ -26,7 +26,7 @@ static const struct {
     {"probe", cmd_probe, "the device's own memory bandwidth"},
     {"dispersion", cmd_dispersion, "phase-velocity error and stability of a scheme"},
     {"cost", cmd_cost, "what a phase-error budget costs each scheme here: resolution, memory, time"},
-    {"tune", cmd_tune, "find and save the best GPU block shapes"},
+    {"tune", cmd_tune, "find and save each kernel's fastest launch (GPU block shapes, CPU tiles and nodes)"},
     {"report", cmd_report, "results/README.md from the committed CSVs"},
     {"compare", cmd_compare, "two results files row by row: faster, slower or within noise"},
     {"cache", cmd_cache, "the kernels compiled at run time (CPU and GPU): list, clear, or compile ahead"},
