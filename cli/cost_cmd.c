@@ -640,13 +640,13 @@ int cmd_cost(int argc, char **argv)
     }
     if (schemes) {
         char *items[MAX_SCHEMES];
-        int n = split_list((char *)schemes, items, MAX_SCHEMES);
+        int n = split_list("scheme", (char *)schemes, items, MAX_SCHEMES);
         for (int k = 0; k < n && o.nonly < MAX_SCHEMES; k++) o.only[o.nonly++] = cli_scheme(items[k]);
     }
     if (!(o.p.size[0] > 0)) cli_error("cost: give --size, the domain in wavelengths (see --help)");
     if (list) {
         char *items[MAX_BUDGETS];
-        o.nbudgets = split_list(list, items, MAX_BUDGETS);
+        o.nbudgets = split_list("phase-error", list, items, MAX_BUDGETS);
         for (int k = 0; k < o.nbudgets; k++) o.budgets[k] = parse_budget(items[k]);
     } else {
         o.budgets[o.nbudgets++] = 10;

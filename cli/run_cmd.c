@@ -185,11 +185,11 @@ int cmd_sweep(int argc, char **argv)
     };
     cli_parse(sweep_usage, opts, CLI_NOPTS(opts), argc, argv);
     if (tile_list && block_list) cli_error("sweep: give --tiles (CPU) or --blocks (GPU), not both");
-    if (scheme_list) ns = split_list(scheme_list, schemes, MAX_LIST);
-    if (component_list) nc = split_list(component_list, components, MAX_LIST);
-    if (grid_list) ng = split_list(grid_list, grids, MAX_LIST);
-    if (tile_list || block_list) nb = split_list(tile_list ? tile_list : block_list, blocks, MAX_LIST);
-    if (thread_list) nt = split_list(thread_list, threads, MAX_LIST);
+    if (scheme_list) ns = split_list("schemes", scheme_list, schemes, MAX_LIST);
+    if (component_list) nc = split_list("components", component_list, components, MAX_LIST);
+    if (grid_list) ng = split_list("grids", grid_list, grids, MAX_LIST);
+    if (tile_list || block_list) nb = split_list(tile_list ? "tiles" : "blocks", tile_list ? tile_list : block_list, blocks, MAX_LIST);
+    if (thread_list) nt = split_list("threads", thread_list, threads, MAX_LIST);
     /* Check every value before measuring anything. */
     const struct scheme *sl[MAX_LIST];
     int cl[MAX_LIST], gl[MAX_LIST][3], bl[MAX_LIST][3], tl[MAX_LIST];

@@ -1054,10 +1054,10 @@ int cmd_tune(int argc, char **argv)
         {"threads", CLI_INT, "T", "CPU threads, 1 to the CPUs online (all)", &threads, 1, omp_get_num_procs(), NULL, 0},
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
-    if (scheme_list) ns = split_list(scheme_list, schemes, MAX_LIST);
-    if (component_list) nc = split_list(component_list, components, MAX_LIST);
-    if (variant_list) nv = split_list(variant_list, vnames, MAX_VARIANTS);
-    if (block_list) nb = split_list(block_list, blocks, MAX_SHAPES);
+    if (scheme_list) ns = split_list("scheme", scheme_list, schemes, MAX_LIST);
+    if (component_list) nc = split_list("component", component_list, components, MAX_LIST);
+    if (variant_list) nv = split_list("variant", variant_list, vnames, MAX_VARIANTS);
+    if (block_list) nb = split_list("blocks", block_list, blocks, MAX_SHAPES);
     /* Every value checked before anything is measured. */
     const struct scheme *sl[MAX_LIST];
     int cl[MAX_LIST];

@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "session.h"
 
 #include <omp.h>
@@ -152,14 +151,16 @@ void step_default_launch(const struct session *s, struct step_run *c)
     declared_tiling(step_traits(sc), &sc->rows, &sc->stages); /* the step's own kernels', whichever launch */
 }
 
-int split_list(char *list, char **items, int max)
+int split_list(const char *opt, char *list, char **items, int max)
 {
+    const size_t len = strlen(list);
+    if (!len || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,"))
+        cli_error("--%s: '%s' has an empty item (nothing before, between or after a comma)", opt, list);
     int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == max) cli_error("list '%s...' has more than %d items", items[0], max);
+    for (char *t = list, *end; t; t = end ? end + 1 : NULL) {
+        if ((end = strchr(t, ','))) *end = '\0';
+        if (n == max) cli_error("--%s: more than %d items", opt, max);
         items[n++] = t;
     }
-    if (n == 0) cli_error("empty list");
     return n;
 }

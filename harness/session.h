@@ -42,7 +42,8 @@ void step_default_launch(const struct session *s, struct step_run *c);
  * for a variant that takes no others (or no kernel, t NULL) one row and no pipeline (0). */
 void declared_tiling(const struct variant_traits *t, int *rows, int *stages);
 
-/* "a,b,c" split in place; returns the count (at most max). */
-int split_list(char *list, char **items, int max);
+/* "a,b,c", the value of option --opt, split in place; returns the count (at most max). An empty
+ * item or more than max are bad input (cli_error). */
+int split_list(const char *opt, char *list, char **items, int max);
 
 #endif

@@ -54,12 +54,15 @@ expect_error "stages out of range" "--stages: '9' is not a whole number from 1 t
 expect_error "sweep bad grid in list" "each size must be" sweep --grids 64,2 --results "$tmp/results"
 expect_error "sweep grid over memory" "needs .* GB, more than 80%" sweep --grids 100000 --schemes yee --results "$tmp/results"
 expect_error "list bad option" "unknown option" list --fancy
+expect_error "empty item in a list" "--schemes: 'yee,,fv24' has an empty item" sweep --schemes yee,,fv24 --results "$tmp/results"
+expect_error "trailing comma in a list" "--scheme: 'yee,' has an empty item" tune --scheme yee,
 expect_error "bench unknown table" "--tables: 'nope' names no table (known: table2, " bench --device cpu --tables table5,nope --results "$tmp/results"
 expect_error "bench empty table name" "--tables: '' names no table" bench --device cpu --tables table5, --results "$tmp/results"
 S="--results tests/data/step-results --machine cpu-synthetic-step"
 expect_error "cost budget 0" "--phase-error: '0' is not a number of degrees above 0 and below 180" cost --size 10 --phase-error 0 $S
 expect_error "cost budget 180" "--phase-error: '180'" cost --size 10 --phase-error 180 $S
 expect_error "cost budget in a list" "--phase-error: '-1'" cost --size 10 --phase-error 5,-1 $S
+expect_error "cost empty budget in a list" "--phase-error: '5,,10' has an empty item" cost --size 10 --phase-error 5,,10 $S
 expect_error "cost size 0" "--size: '0' is not L or LXxLYxLZ" cost --size 0 $S
 expect_error "cost size malformed" "--size: '10x10'" cost --size 10x10 $S
 expect_error "cost no size" "give --size" cost $S
