@@ -187,8 +187,9 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                                  struct throughput *t)
 {
     enum { MAXF = 128, MAXV = 16 };
-    /* per variant, its row nearest the problem's grid, the newest of those, the fastest of those
-     * (a newer row of a variant supersedes its older ones; rows of two variants are alternatives) */
+    /* per variant, its row nearest the problem's grid (any within COST_SAME_GRID as near as the
+     * grid itself), the newest of those, the fastest of those (a newer row of a variant supersedes
+     * its older ones; rows of two variants are alternatives) */
     struct { double score, rate; char date[64]; struct throughput t; } best[MAXV];
     int nv = 0;
     char dir[512], path[1024];
@@ -226,6 +227,7 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
                 continue;
             double g = atof(fields[at[C_NX]]) * atof(fields[at[C_NY]]) * atof(fields[at[C_NZ]]);
             double rate = atof(fields[at[C_RATE]]), score = fabs(log(g / cells));
+            if (score <= log(COST_SAME_GRID)) score = 0;
             const char *date = fields[at[C_DATE]], *variant = at[C_VARIANT] >= 0 ? fields[at[C_VARIANT]] : STEP_COMPONENTS;
             if (!(rate > 0) || !(g > 0)) continue;
             int v = 0;

@@ -98,9 +98,12 @@ struct throughput {
  * results_dir/machine/STEP_FOLDER for this scheme, device, precision, storage and layer (pml
  * cells on every face, 0 for none), of the temporally blocked variant named (temporal: the one
  * cost measures, so that a row read and a row measured mean the same step) or, temporal NULL, of
- * one that advances a step a pass, whose grid is nearest the problem's cells (by ratio): of each
- * variant its newest row at that grid (the fastest of the newest), then the fastest variant's.
- * 0, or -1 if there is none. */
+ * one that advances a step a pass, whose grid is nearest the problem's cells (by ratio), any within
+ * COST_SAME_GRID of them counting as at it: of each variant its newest row at that grid (the
+ * fastest of the newest), then the fastest variant's. 0, or -1 if there is none. */
+#define COST_SAME_GRID 1.5 /* a grid within this factor of the problem's cells (1.14 a side) runs its
+                            * step at nearly its rate: a row there from today's build beats one at
+                            * the very grid from an older build */
 int cost_throughput_from_results(const char *results_dir, const char *machine, const struct scheme *s, int device,
                                  int precision, int coef, int pml, const char *temporal, double cells,
                                  struct throughput *t);

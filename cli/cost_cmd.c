@@ -16,6 +16,9 @@
 #include "simulate.h"
 #include "step_measure.h"
 
+/* A constant's value in the help text (its digits, as the header writes them). */
+#define NUMBER_TEXT(x) NUMBER_TEXT_(x)
+#define NUMBER_TEXT_(x) #x
 
 static const char usage[] =
     "usage: fdtdbench cost --size LX[xLYxLZ] [--distance D] [--phase-error DEG[,DEG...]]\n"
@@ -33,8 +36,9 @@ static const char usage[] =
     "and the run time predicted from this machine's full-step throughput, with ratios to Yee.\n"
     "\n"
     "Throughput: the committed full-step rows (table 'step') of the device's results folder for the\n"
-    "same scheme, precision, storage and layer, at the grid nearest the problem's (of each variant its\n"
-    "newest row there, then the fastest variant's); else --measure: every one-step variant of the device\n"
+    "same scheme, precision, storage and layer, at the grid nearest the problem's (any within a factor\n"
+    "of " NUMBER_TEXT(COST_SAME_GRID) " in cells as near as the grid itself; of each variant its newest row there, then the fastest\n"
+    "variant's); else --measure: every one-step variant of the device\n"
     "(components, fused, on a GPU fused25d) measured now on the problem's grid, the fastest kept.\n"
     "Where the device has a temporally blocked step (wave, and on a GPU wave25d for the schemes it takes:\n"
     "several steps per pass over memory), each scheme also gets a row stepped by it (that variant's\n"

@@ -174,8 +174,14 @@ static void reader_launch(void)
                        "step,fdtdbench,s22,gpu,f32,array,fused,10,512,512,512,9e9,2000-01-01\n"
                        "step,fdtdbench,s22,gpu,f32,array,fused25d,10,512,512,512,1.2e10,2000-01-01\n"
                        "step,fdtdbench,s22,gpu,f32,array,fused25d,10,512,512,512,1.1e10,2000-01-02\n"
-                       "step,fdtdbench,s22,gpu,f32,array,fused,10,512,512,512,1e10,2000-01-03\n"}};
-    for (int i = 0; i < 6; i++) {
+                       "step,fdtdbench,s22,gpu,f32,array,fused,10,512,512,512,1e10,2000-01-03\n"},
+        /* a grid within COST_SAME_GRID of the problem's counts as at it: a row there measured later
+         * beats an older one at the very grid; one 8x smaller does not count, however new */
+        {"step-g.csv", "table,code,scheme,device,precision,coef,variant,nx,ny,nz,cells_per_s,date\n"
+                       "step,fdtdbench,fv24wb,gpu,f32,array,components,278,278,278,5e9,2000-01-01\n"
+                       "step,fdtdbench,fv24wb,gpu,f32,array,components,256,256,256,6e9,2000-01-05\n"
+                       "step,fdtdbench,fv24wb,gpu,f32,array,components,139,139,139,9e9,2000-01-06\n"}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
         FILE *f = fopen(path, "w");
         CHECK(f && fputs(files[i][1], f) >= 0 && fclose(f) == 0, "cannot write %s", path);
@@ -210,6 +216,9 @@ static void reader_launch(void)
     CHECK(cost_throughput_from_results(root, "gpu-x", scheme_find("s22"), DEV_GPU, F32, COEF_ARRAY, 10, NULL, 1e8, &t) ==
                   0 && t.cells_per_s == 1.1e10 && !strcmp(t.variant, "fused25d"),
           "two variants at one grid: %g %s, expected fused25d's newest, 1.1e10", t.cells_per_s, t.variant);
+    CHECK(cost_throughput_from_results(root, "gpu-x", scheme_find("fv24wb"), DEV_GPU, F32, COEF_ARRAY, 0, NULL,
+                                       278.0 * 278 * 278, &t) == 0 && t.cells_per_s == 6e9,
+          "a newer row at a grid near the problem's: %g, expected 6e9 (256^3's, not 278^3's older 5e9)", t.cells_per_s);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     if (system(cmd)) printf("could not remove %s\n", root);
