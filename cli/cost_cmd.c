@@ -1,6 +1,8 @@
 /* fdtdbench cost: for a problem (domain, distance, phase-error budget), the coarsest resolution
  * each scheme may run at, and what that costs here: cells, steps, memory, predicted time, and
  * the ratios to Yee's. The model is cost.c; this file is options, throughput and output. */
+#define _POSIX_C_SOURCE 200809L /* dirent */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +101,30 @@ static double parse_budget(const char *v)
     if (end == v || *end || !(b > 0 && b < 180))
         cli_error("--phase-error: '%s' is not a number of degrees above 0 and below 180", v);
     return b;
+}
+
+/* The device asked for is not here and no --machine was given: one line that names the machines
+ * of that device whose committed rows --machine could answer from. */
+static _Noreturn void no_device(const struct opts *o, const char *why)
+{
+    char list[512] = "";
+    struct dirent **e = NULL;
+    const int n = scandir(o->results, &e, NULL, alphasort), len = (int)strlen(device_names[o->device]);
+    for (int i = 0; i < n; i++) {
+        char steps[1024];
+        snprintf(steps, sizeof steps, "%s/%s/" STEP_FOLDER, o->results, e[i]->d_name);
+        DIR *d = strncmp(e[i]->d_name, device_names[o->device], len) || e[i]->d_name[len] != '-' ? NULL : opendir(steps);
+        if (d) {
+            closedir(d);
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "", e[i]->d_name);
+        }
+        free(e[i]);
+    }
+    free(e);
+    if (list[0])
+        cli_error("cost: the %s is not usable here (%s); --machine NAME answers from the committed rows of %s/NAME "
+                  "(%s)", device_names[o->device], why, o->results, list);
+    cli_error("the %s is not usable: %s", device_names[o->device], why);
 }
 
 static int wanted(const struct opts *o, const struct scheme *s)
@@ -665,6 +691,8 @@ int cmd_cost(int argc, char **argv)
     int have_device = 0;
     double memory = o.memory_gb * 1e9;
     char dev_why[256];
+    if (!o.machine && o.source != MEASURE && !o.run && !device_backend(o.device)->available(dev_why, sizeof dev_why))
+        no_device(&o, dev_why); /* a hint where committed rows could answer */
     if (o.source == MEASURE || o.run || !o.machine) session_open(&se, o.device), have_device = 1; /* ends if not usable */
     else if (device_backend(o.device)->available(dev_why, sizeof dev_why)) {
         session_open(&se, o.device), have_device = 1;

@@ -145,6 +145,11 @@ if "$B" probe --device gpu >/dev/null 2>"$tmp/err"; then
     else bad "--block alone keeps a marching variant's nodes: '$nodes' $(head -n 2 "$tmp/err")"; fi
 elif grep -q "^fdtdbench: the gpu is not usable: " "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
     ok "gpu refused without a GPU"
+    # cost names the GPUs whose committed rows --machine could answer from
+    mkdir -p "$tmp/gpurows/gpu-b/steps" "$tmp/gpurows/gpu-a/steps" "$tmp/gpurows/cpu-c/steps" "$tmp/gpurows/gpu-nosteps"
+    expect_error "cost on a missing GPU names --machine" \
+        "--machine NAME answers from the committed rows of $tmp/gpurows/NAME (gpu-a, gpu-b)\$" \
+        cost --size 5 --device gpu --results "$tmp/gpurows"
 else
     bad "gpu refused without a GPU: $(cat "$tmp/err")"
 fi
