@@ -155,12 +155,13 @@ int cmd_cache(int argc, char **argv)
         char why[256];
         int gpu_too = 0;
         if (arch) {
-            int major = 0, minor = 0;
+            int number = 0, end = 0; /* sm_XY or sm_XXY: compute capability X.Y or XX.Y (Blackwell: sm_100, sm_120) */
             char check[16];
             if (!gpu->prepare) cli_error("cache: --arch: this build has no GPU backend (built without the CUDA toolkit)");
-            if (sscanf(arch, "sm_%1d%1d", &major, &minor) != 2 || strlen(arch) != 5 ||
-                rtc_arch(major, minor, check, sizeof check, why, sizeof why) || strcmp(check, arch))
-                cli_error("cache: --arch %s: give sm_XY, an architecture %s makes machine code for", arch, rtc_version());
+            if (sscanf(arch, "sm_%3d%n", &number, &end) != 1 || arch[end] || number < 10 ||
+                rtc_arch(number / 10, number % 10, check, sizeof check, why, sizeof why) || strcmp(check, arch))
+                cli_error("cache: --arch %s: give sm_XY (sm_90, sm_100 ...), an architecture %s makes machine code for", arch,
+                          rtc_version());
             rtc_force_arch(arch);
             gpu_too = 1;
         } else if (device != DEV_CPU) {

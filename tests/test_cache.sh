@@ -102,7 +102,7 @@ result "CPU compilations leave nothing behind" "$f"
 
 # Bad input: one line, exit 2.
 f=""
-for args in "--warm --arch sm_9x" "--arch sm_90" "--warm --arch sm_90 --scheme nosuch" "--clear --warm" "--speed"; do
+for args in "--warm --arch sm_9x" "--warm --arch sm_1000" "--arch sm_90" "--warm --arch sm_90 --scheme nosuch" "--clear --warm" "--speed"; do
     # shellcheck disable=SC2086 # the options are words
     "$B" cache $args >"$tmp/out" 2>"$tmp/err"
     rc=$?
@@ -155,6 +155,9 @@ fused25d_listed() { "$B" cache --list | grep "k_fv24_.*_fused25d_gpu" | grep -c 
     grep -q "kernels for sm_80 .*: 12 compiled" "$tmp/out" && [ "$(fused25d_listed -DTILE_STAGES)" -eq 24 ] &&
     [ "$(fused25d_listed -DTILE_TMA=1)" -eq 12 ] || f="$f
 sm_80: $(fused25d_listed -DTILE_TMA=1) with TILE_TMA of $(fused25d_listed -DTILE_STAGES), $(cat "$tmp/out" "$tmp/err")"
+"$B" cache --warm --arch sm_100 --scheme fv24 --variant fused25d >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "kernels for sm_100 .*: 12 compiled" "$tmp/out" && [ "$(fused25d_listed -DTILE_TMA=1)" -eq 24 ] || f="$f
+sm_100 (Blackwell, a three-digit architecture): $(fused25d_listed -DTILE_TMA=1) with TILE_TMA, $(cat "$tmp/out" "$tmp/err")"
 result "fused25d's GPU kernels compile, with tensor copies from sm_90 on" "$f"
 
 # A kernel that does not compile (the test hook plants a syntax error): one line naming it and
