@@ -213,9 +213,16 @@ TUNE_GPU = $(if $(shell $(BUILD)/fdtdbench probe --device gpu >/dev/null 2>&1 &&
 # nearest grid's line): there regza and regz ran four nodes along z 1.3-1.4x faster than one, the
 # launch 300^3 picks (AVX-512 EPYC VM, 2026-12-06; docs/performance-notes.md). A few seconds.
 CPU_INCACHE_GRID := 128x15x15
+# Table 5's one-thread rows (the paper's protocol) and the in-cache table's take a tuned file of
+# their own (one thread: the tuned file is per thread count): at the declared four nodes along z
+# regz's one-thread rows at 300^3 ran 1.1-1.75x slower than at the one node (two for Yee) a tune
+# at one thread picks (AVX-512 EPYC VM, 2026-12-06; docs/performance-notes.md). About a minute.
+CPU_INCACHE_GRID_1T := 128x9x9
 tune: $(BUILD)/fdtdbench
 	$(BUILD)/fdtdbench tune --device cpu $(if $(FORCE),--force,)
 	$(BUILD)/fdtdbench tune --device cpu --grid $(CPU_INCACHE_GRID) $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --device cpu --threads 1 $(if $(FORCE),--force,)
+	$(BUILD)/fdtdbench tune --device cpu --threads 1 --grid $(CPU_INCACHE_GRID_1T) $(if $(FORCE),--force,)
 	$(BUILD)/fdtdbench tune --device cpu --coef uniform $(if $(FORCE),--force,)
 	$(BUILD)/fdtdbench tune --device cpu --step $(if $(FORCE),--force,)
 	$(TUNE_GPU)$(BUILD)/fdtdbench tune $(if $(FORCE),--force,)
