@@ -215,7 +215,7 @@ TUNE_GPU = $(if $(shell $(BUILD)/fdtdbench probe --device gpu >/dev/null 2>&1 &&
 CPU_INCACHE_GRID := 128x15x15
 # Table 5's one-thread rows (the paper's protocol) and the in-cache table's take a tuned file of
 # their own (one thread: the tuned file is per thread count): at the declared four nodes along z
-# regz's one-thread rows at 300^3 ran 1.1-1.75x slower than at the one node (two for Yee) a tune
+# regz's one-thread rows at 300^3 ran 1.1-1.8x slower than at the one node (two for Yee) a tune
 # at one thread picks (AVX-512 EPYC VM, 2026-12-06; docs/performance-notes.md). About a minute.
 CPU_INCACHE_GRID_1T := 128x9x9
 tune: $(BUILD)/fdtdbench
