@@ -369,14 +369,16 @@ static int run_device(enum device d, const char *dir, int reps, int quick, char 
     b->reps = reps, b->quick = quick, b->tables = tables;
     session_open(&b->s, d);
     fprintf(stderr, "bench on the %s: %s\n", device_names[d], b->s.desc.name);
-    char slug[160], tuned[256];
-    session_tuned_slug(&b->s, 0, slug, sizeof slug); /* all threads, as the tables' */
-    tuned_path(slug, tuned, sizeof tuned);
-    FILE *tf = fopen(tuned, "r");
-    if (tf) fclose(tf);
-    else
-        fprintf(stderr, "bench: no tuned file for this %s (%s): every kernel at its declared launch; `make tune` "
-                "first measures the fastest ones\n", device_names[d], tuned);
+    for (int one = 0; one < (d == DEV_CPU && omp_get_num_procs() > 1 ? 2 : 1); one++) { /* a CPU: all threads, and one */
+        char slug[160], tuned[256];
+        session_tuned_slug(&b->s, one, slug, sizeof slug);
+        tuned_path(slug, tuned, sizeof tuned);
+        FILE *tf = fopen(tuned, "r");
+        if (tf) fclose(tf);
+        else
+            fprintf(stderr, "bench: no tuned file for this %s%s (%s): its kernels at their declared launch; `make tune` "
+                    "first measures the fastest ones\n", device_names[d], one ? " on one thread" : "", tuned);
+    }
     int rc = 0;
     if (!scaling_only(b)) {
         if (results_open(&b->rf, dir, b->s.slug, "bench")) return 2;

@@ -188,7 +188,8 @@ int cmd_sweep(int argc, char **argv)
     if (scheme_list) ns = split_list("schemes", scheme_list, schemes, MAX_LIST);
     if (component_list) nc = split_list("components", component_list, components, MAX_LIST);
     if (grid_list) ng = split_list("grids", grid_list, grids, MAX_LIST);
-    if (tile_list || block_list) nb = split_list(tile_list ? "tiles" : "blocks", tile_list ? tile_list : block_list, blocks, MAX_LIST);
+    if (tile_list || block_list)
+        nb = split_list(tile_list ? "tiles" : "blocks", tile_list ? tile_list : block_list, blocks, MAX_LIST);
     if (thread_list) nt = split_list("threads", thread_list, threads, MAX_LIST);
     /* Check every value before measuring anything. */
     const struct scheme *sl[MAX_LIST];
