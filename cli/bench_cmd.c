@@ -45,11 +45,19 @@ struct measured {
 };
 enum { MAX_MEASURED = 512 };
 
+/* --tables: the names given, each standing for every table it begins. */
+enum { MAX_TABLE_NAMES = 16 };
+struct table_names {
+    int n;
+    const char *name[MAX_TABLE_NAMES];
+    int len[MAX_TABLE_NAMES];
+};
+
 struct bench {
     struct session s;
     struct results_file rf;
     int reps, quick, failures, nmeasured, reused;
-    char *tables; /* --tables: a comma-separated list of table names (prefixes), or NULL for all */
+    const struct table_names *tables; /* --tables, or NULL for all */
     struct measured measured[MAX_MEASURED];
 };
 
@@ -81,35 +89,35 @@ static const char *const bench_tables[] = {"table2", "table4",     "table5-1thre
                                            "incache", "uniform",   "components",     "f64",
                                            "sizes",   SCALING_WEAK, SCALING_STRONG};
 
-/* An error unless each name in --tables begins one of bench_tables (an empty list or name too). */
-static void check_tables(const char *tables)
+/* --tables' value split at its commas into t, each name checked against bench_tables: an error
+ * for one that begins none (an empty one too). */
+static void parse_tables(const char *arg, struct table_names *t)
 {
-    const char *t = tables;
-    do {
-        const size_t len = strcspn(t, ",");
+    enum { NTABLES = sizeof bench_tables / sizeof *bench_tables };
+    for (const char *p = arg;;) {
+        const int len = (int)strcspn(p, ",");
         int known = 0;
-        for (size_t i = 0; len && i < sizeof bench_tables / sizeof *bench_tables; i++)
-            known |= !strncmp(t, bench_tables[i], len);
+        for (int i = 0; len && i < NTABLES; i++) known |= !strncmp(p, bench_tables[i], len);
         if (!known) {
             char list[256] = "";
-            for (size_t i = 0; i < sizeof bench_tables / sizeof *bench_tables; i++)
+            for (int i = 0; i < NTABLES; i++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", bench_tables[i]);
-            cli_error("--tables: '%.*s' names no table (known: %s; a name stands for every table it begins)", (int)len,
-                      t, list);
+            cli_error("--tables: '%.*s' names no table (known: %s; a name stands for every table it begins)", len, p,
+                      list);
         }
-        t += len;
-    } while (*t++);
+        if (t->n == MAX_TABLE_NAMES) cli_error("--tables: more than %d names", MAX_TABLE_NAMES);
+        t->name[t->n] = p, t->len[t->n++] = len;
+        if (!p[len]) return;
+        p += len + 1;
+    }
 }
 
-/* 1 if table is one bench was asked for (--tables), each name there standing for every table it
- * begins. */
+/* 1 if table is one bench was asked for (--tables). */
 static int wanted(const struct bench *b, const char *table)
 {
     if (!b->tables) return 1;
-    for (const char *t = b->tables; *t; t += strcspn(t, ",") + (t[strcspn(t, ",")] == ',')) {
-        size_t len = strcspn(t, ",");
-        if (len && !strncmp(t, table, len)) return 1;
-    }
+    for (int i = 0; i < b->tables->n; i++)
+        if (!strncmp(b->tables->name[i], table, b->tables->len[i])) return 1;
     return 0;
 }
 
@@ -117,10 +125,11 @@ static int wanted(const struct bench *b, const char *table)
 static int scaling_only(const struct bench *b)
 {
     if (!b->tables) return 0;
-    for (const char *t = b->tables; *t; t += strcspn(t, ",") + (t[strcspn(t, ",")] == ',')) {
-        const size_t len = strcspn(t, ",");
-        if (!(len == strlen(SCALING_WEAK) && !strncmp(t, SCALING_WEAK, len)) &&
-            !(len == strlen(SCALING_STRONG) && !strncmp(t, SCALING_STRONG, len)))
+    for (int i = 0; i < b->tables->n; i++) {
+        const char *t = b->tables->name[i];
+        const int len = b->tables->len[i];
+        if (!(len == (int)strlen(SCALING_WEAK) && !strncmp(t, SCALING_WEAK, len)) &&
+            !(len == (int)strlen(SCALING_STRONG) && !strncmp(t, SCALING_STRONG, len)))
             return 0;
     }
     return 1;
@@ -362,7 +371,7 @@ static void bench_gpu(struct bench *b)
     }
 }
 
-static int run_device(enum device d, const char *dir, int reps, int quick, char *tables)
+static int run_device(enum device d, const char *dir, int reps, int quick, const struct table_names *tables)
 {
     struct bench *b = calloc(1, sizeof *b);
     if (!b) cli_fail("out of memory");
@@ -409,18 +418,19 @@ int cmd_bench(int argc, char **argv)
     static const char *const devices[] = {"cpu", "gpu", "all"};
     const char *dir = "results";
     int reps = 0, quick = 0, device = 2; /* reps 0: not given */
-    char *tables = NULL;
+    const char *tables_arg = NULL;
+    struct table_names names = {0}, *tables = NULL;
     const struct cli_option opts[] = {
         {"device", CLI_CHOICE, "cpu|gpu|all", "(all: the GPU too, when there is one)", &device, 0, 0, devices, 3},
         {"quick", CLI_FLAG, NULL, "fewer sizes, 3 samples unless --reps says otherwise", &quick, 0, 0, NULL, 0},
         CLI_OPT_REPS(&reps),
         CLI_OPT_RESULTS(&dir),
-        {"tables", CLI_TEXT, "LIST", "only these tables, e.g. table5,incache (all, and the full step)", &tables, 0, 0,
+        {"tables", CLI_TEXT, "LIST", "only these tables, e.g. table5,incache (all, and the full step)", &tables_arg, 0, 0,
          NULL, 0},
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
     if (!reps) reps = quick ? 3 : 5;
-    if (tables) check_tables(tables);
+    if (tables_arg) parse_tables(tables_arg, &names), tables = &names;
     int rc = 0;
     if (device < 2) return run_device(device, dir, reps, quick, tables);
     /* the GPU first where there is one: its tables take a third of the host CPU's time (lent H100:
