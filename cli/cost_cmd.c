@@ -691,12 +691,11 @@ int cmd_cost(int argc, char **argv)
     int have_device = 0;
     double memory = o.memory_gb * 1e9;
     char dev_why[256];
-    if (!o.machine && o.source != MEASURE && !o.run && !device_backend(o.device)->available(dev_why, sizeof dev_why))
-        no_device(&o, dev_why); /* a hint where committed rows could answer */
-    if (o.source == MEASURE || o.run || !o.machine) session_open(&se, o.device), have_device = 1; /* ends if not usable */
-    else if (device_backend(o.device)->available(dev_why, sizeof dev_why)) {
+    const int usable = device_backend(o.device)->available(dev_why, sizeof dev_why);
+    if (!usable && !o.machine && o.source != MEASURE && !o.run)
+        no_device(&o, dev_why); /* where committed rows could answer */
+    if (usable || o.source == MEASURE || o.run || !o.machine) /* session_open ends if it is not usable */
         session_open(&se, o.device), have_device = 1;
-    }
     if (!(memory > 0) && have_device) memory = (double)se.desc.memory_bytes;
 
     const char *machine = o.machine ? o.machine : se.slug;
