@@ -243,6 +243,10 @@ static double stepped_grid(const struct opts *o, const struct cost_answer *a, in
     return cells;
 }
 
+/* With --run, a tenth of the run's steps a sample: prediction and run are then independent
+ * samples of the same steps on the same grid. */
+static int run_sample_steps(const struct cost_answer *a) { return (int)fmax(10, fmin(1000, (double)a->steps / 10)); }
+
 /* The throughput of a's step: of one step a pass, or (temporal) the temporally blocked step's,
  * which is 0, with *out, or -1 where only committed results serve and they have none. */
 static int throughput_of(const struct opts *o, struct session *se, const char *machine, struct rates *r,
@@ -270,9 +274,7 @@ static int throughput_of(const struct opts *o, struct session *se, const char *m
     while (i < r->n && !(r->s[i] == a->s && r->temporal[i] == temporal && (!o->run || r->cells[i] == a->cells))) i++;
     if (i == r->n) {
         if (r->n == MAX_RATES) cli_error("cost: more than %d measurements", MAX_RATES);
-        /* with --run, a tenth of the run's steps a sample: prediction and run are then
-         * independent samples of the same steps on the same grid */
-        int steps = o->run ? (int)fmax(10, fmin(1000, (double)a->steps / 10)) : 0; /* 0: step_measure's */
+        const int steps = o->run ? run_sample_steps(a) : 0; /* 0: step_measure's */
         if (temporal ? measure_full_step(o, se, a->s, variant, grid, steps, &r->t[i], why, sizeof why)
                      : measure_fastest(o, se, a->s, grid, steps, &r->t[i], why, sizeof why))
             cli_error("cost: measuring %s: %s", a->s->name, why);
@@ -436,8 +438,9 @@ static void run_table(const struct opts *o, const struct row *rows, int n)
     fprintf(out, "\nRun (--run): each answer stepped by the step engine on its own grid, periodic, for its steps, "
             "an eigenmode near its worst direction (mode m: k = 2 pi m / grid, no finer than N); phase: measured, "
             "and predicted for that mode (agrees: within the budget and within %.0f%% of the prediction); time: "
-            "the steps' wall time against cells x steps / throughput (%s: outside %.0f%%)\n\n",
-            100 * COST_PHASE_TOLERANCE, md ? "**off**" : "OFF", 100 * COST_TIME_TOLERANCE);
+            "the steps' wall time against cells x steps / throughput, the medians of %d runs and as many measurements "
+            "in turn (%s: outside %.0f%%)\n\n",
+            100 * COST_PHASE_TOLERANCE, COST_RUN_ROUNDS, md ? "**off**" : "OFF", 100 * COST_TIME_TOLERANCE);
     if (md)
         fprintf(out, "| scheme | weights | N | grid | steps | variant | mode (its N) | phase predicted | phase measured "
                      "| budget | agrees | predicted time | measured time | measured / predicted |\n"
@@ -486,34 +489,55 @@ static void run_check(const struct opts *o, struct session *se, struct row *rows
 }
 
 /* --run: one answer run on the session's device in its throughput's configuration (variant,
- * launch, threads): the prediction's. */
+ * launch, threads): the prediction's. The run and that variant's throughput are measured in turn
+ * COST_RUN_ROUNDS times (the first throughput the table's), and the row keeps their medians: the
+ * prediction's time from the median throughput, the run's from the median run. */
 static void run_one(const struct opts *o, struct session *se, struct row *row)
 {
     char why[512];
-    {
-        const struct cost_answer *a = row->a;
-        const struct throughput *t = &row->t;
-        struct step_config c = {.b = se->b, .precision = o->precision, .coef = o->coef,
-                               .variant = step_kernel_variant(o->device, t->variant)};
-        memcpy(c.grid, a->grid, sizeof c.grid);
-        if (t->have_launch) {
-            memcpy(c.block, t->block, sizeof c.block);
-            c.nodes = t->nodes, c.rows = t->rows, c.stages = t->stages, c.regs = t->regs;
-        } else {
-            struct run_config rc = {.scheme = a->s, .component = HX, .precision = o->precision, .coef = o->coef,
-                                    .device = o->device, .variant = c.variant};
-            default_launch(se, &rc);
-            memcpy(c.block, rc.block, sizeof c.block);
-            c.nodes = rc.nodes; /* rows and stages 0: the step's own kernels' default */
-        }
+    const struct cost_answer *a = row->a;
+    const struct throughput *t = &row->t;
+    struct step_config c = {.b = se->b, .precision = o->precision, .coef = o->coef,
+                            .variant = step_kernel_variant(o->device, t->variant)};
+    memcpy(c.grid, a->grid, sizeof c.grid);
+    if (t->have_launch) {
+        memcpy(c.block, t->block, sizeof c.block);
+        c.nodes = t->nodes, c.rows = t->rows, c.stages = t->stages, c.regs = t->regs;
+    } else {
+        struct run_config rc = {.scheme = a->s, .component = HX, .precision = o->precision, .coef = o->coef,
+                                .device = o->device, .variant = c.variant};
+        default_launch(se, &rc);
+        memcpy(c.block, rc.block, sizeof c.block);
+        c.nodes = rc.nodes; /* rows and stages 0: the step's own kernels' default */
+    }
+    struct opts again = *o;
+    again.saved = NULL; /* the cost-steps file keeps the first measurement, as without --run */
+    double rates[COST_RUN_ROUNDS], seconds[COST_RUN_ROUNDS];
+    int grid[3];
+    stepped_grid(o, a, grid);
+    for (int round = 0; round < COST_RUN_ROUNDS; round++) {
+        struct throughput now = *t;
+        if (round > 0 && measure_full_step(&again, se, a->s, t->variant, grid, run_sample_steps(a), &now, why,
+                                           sizeof why))
+            cli_error("cost: --run: measuring %s: %s", a->s->name, why);
+        rates[round] = now.cells_per_s;
         se->b->set_threads(t->threads);
-        fprintf(stderr, "cost: running %s (%s, %s) on %dx%dx%d for %lld steps ...\n", a->s->name, weights_label(a),
-                t->variant, a->grid[0], a->grid[1], a->grid[2], a->steps);
+        fprintf(stderr, "cost: running %s (%s, %s) on %dx%dx%d for %lld steps (round %d of %d) ...\n", a->s->name,
+                weights_label(a), t->variant, a->grid[0], a->grid[1], a->grid[2], a->steps, round + 1,
+                COST_RUN_ROUNDS);
         int mode[3];
         memcpy(mode, row->run.mode, sizeof mode);
         if (cost_simulate(a, &c, mode, &row->run, why, sizeof why)) cli_error("cost: --run: %s", why);
-        row->ran = 1;
+        seconds[round] = row->run.seconds;
     }
+    row->t.cells_per_s = median(rates, COST_RUN_ROUNDS);
+    row->time_s = row->cells * (double)a->steps / row->t.cells_per_s;
+    row->run.seconds = median(seconds, COST_RUN_ROUNDS);
+    row->ran = 1;
+    char first[sizeof row->t.source];
+    snprintf(first, sizeof first, "%s", row->t.source);
+    snprintf(row->t.source, sizeof row->t.source, "the median of %d such, each beside a run; the first: %.250s",
+             COST_RUN_ROUNDS, first);
 }
 
 /* ---- the command ----------------------------------------------------------------------- */
