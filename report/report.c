@@ -976,6 +976,7 @@ static int report_page(const char *csv_path, const struct page_kind *k)
         if (peers) write_peers_page(stdout, &f);
         else if (scaling) write_scaling_page(stdout, &f);
         else write_page(stdout, k, &f);
+        fflush(stdout); /* the page whole before the line on stderr, where both go to one log */
         fprintf(stderr, "wrote %s and %s\n", csv_path, o.path);
     }
     free_csv(&f);
