@@ -183,6 +183,10 @@ double step_moved_bytes(const struct step_config *c)
     return step_compulsory_bytes(c->s, c->precision, c->coef) + 2 * psi_per_cell(c) * real_size(c->precision);
 }
 
+/* What a kernel_args' layer points to where only its presence matters: a CPU kernel with trait
+ * layer_fold is compiled with the CPML's corrections for launches that have a layer. */
+static const char any_layer;
+
 /* 1 if c's update kernels make the layer's corrections themselves (trait layer_fold). */
 static int folds(const struct step_config *c)
 {
@@ -415,10 +419,14 @@ static int check_step_launch(const struct stepper *m, const struct step_config *
         a.tsteps = step_tsteps(c);
         return m->k[HX]->accepts(&a, why, n);
     }
-    /* the device's and the variant's checks of this launch, as every measurement makes them */
+    /* the device's and the variant's checks of this launch, as every measurement makes them; with
+     * a layer the updates' own compilation answers (folds: a CPU kernel compiled with its
+     * corrections), not a closed box's compiled only for the check (test_pml compiled 80 of them) */
+    struct kernel_args a;
+    launch_geometry(&a, c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, c->stages);
+    a.layer = folds(c) ? &any_layer : NULL;
     for (int comp = 0; comp < NCOMPONENTS; comp++)
-        if (check_launch(c->b, m->k[comp], c->grid, c->block, c->nodes > 0 ? c->nodes : 1, c->rows, c->stages, why, n))
-            return -1;
+        if (check_launch_args(c->b, m->k[comp], &a, why, n)) return -1;
     return 0;
 }
 
@@ -681,7 +689,6 @@ void step_prepare(const struct step_config *c)
             a[1] = a[2] = a[0];
             if (k) c->b->prepare(k, a, why, sizeof why);
             if (k && c->pml && k->traits.layer_fold) { /* its compilation with the layer's corrections too */
-                static const char any_layer;
                 a[0].layer = a[1].layer = a[2].layer = &any_layer;
                 c->b->prepare(k, a, why, sizeof why);
             }

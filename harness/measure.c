@@ -90,7 +90,16 @@ void launch_geometry(struct kernel_args *a, const int g[3], const int block[3], 
 int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
                  int nodes, int rows, int stages, char *why, size_t n)
 {
+    struct kernel_args a;
+    launch_geometry(&a, grid, block, nodes, rows, stages);
+    return check_launch_args(b, k, &a, why, n);
+}
+
+int check_launch_args(const struct backend *b, const struct kernel_entry *k, const struct kernel_args *a, char *why,
+                      size_t n)
+{
     const struct variant_traits *t = &k->traits;
+    const int *block = a->block, nodes = a->nodes, rows = a->rows, stages = a->stages;
     if (b->check_block(block, why, n)) return -1;
     if (nodes > 1 && !t->marches) {
         snprintf(why, n, "variant %s updates one node per thread: nodes must be 1 (marching variants take more)",
@@ -110,10 +119,7 @@ int check_launch(const struct backend *b, const struct kernel_entry *k, const in
         snprintf(why, n, "variant %s takes flat blocks (z extent 1), not %dx%dx%d", k->variant, block[0], block[1], block[2]);
         return -1;
     }
-    if (!k->accepts) return 0;
-    struct kernel_args a;
-    launch_geometry(&a, grid, block, nodes, rows, stages);
-    return k->accepts(&a, why, n);
+    return k->accepts ? k->accepts(a, why, n) : 0;
 }
 
 /* Every core, whatever thread count the CPU's next run is set to: each thread compiles one kernel

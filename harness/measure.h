@@ -21,6 +21,11 @@ int verify_kernel(const struct backend *b, const struct scheme *s, const struct 
  * reason in why. */
 int check_launch(const struct backend *b, const struct kernel_entry *k, const int grid[3], const int block[3],
                  int nodes, int rows, int stages, char *why, size_t n);
+/* The same for the launch a describes (launch_geometry's, with whatever else the caller sets: a
+ * step with a CPML sets layer, so that a CPU kernel compiled per launch answers from the
+ * compilation that will run, not one compiled only to answer). */
+int check_launch_args(const struct backend *b, const struct kernel_entry *k, const struct kernel_args *a, char *why,
+                      size_t n);
 
 /* A batch of launches of kernel k on grid, to be measured one by one: launch i is block[i] with
  * nodes[i], rows[i] and stages[i] (0: the kernel's defaults). Where the backend compiles kernels
