@@ -677,7 +677,8 @@ int cmd_cost(int argc, char **argv)
          0},
         {"run", CLI_FLAG, NULL, "validate by simulation: run each answer with the step engine on the problem's grid "
          "(an eigenmode near the worst direction) and report its phase error and wall time against the prediction "
-         "(run and throughput measured in turn " NUMBER_TEXT(COST_RUN_ROUNDS) " times, their medians compared); one budget", &o.run, 0, 0, NULL, 0},
+         "(run and throughput measured in turn " NUMBER_TEXT(COST_RUN_ROUNDS) " times, their medians compared); "
+         "one budget", &o.run, 0, 0, NULL, 0},
         CLI_OPT_CSV(&csv),
         {"save", CLI_FLAG, NULL, "the CSV into RESULTS/<machine>/cost/cost-<date>.csv (with --run: run-<date>.csv), "
          "never over an earlier file", &o.save, 0, 0, NULL, 0},
