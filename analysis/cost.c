@@ -324,3 +324,22 @@ int cost_phase_agrees(const struct cost_run *r, double budget_deg)
     return r->measured_deg <= budget_deg &&
            fabs(r->measured_deg - r->predicted_deg) <= COST_PHASE_TOLERANCE * r->predicted_deg;
 }
+
+_Static_assert(COST_RUN_ROUNDS % 2 == 1, "COST_RUN_ROUNDS odd: the median is one round's");
+
+struct cost_round cost_run_rounds(double work, const double rates[COST_RUN_ROUNDS + 1],
+                                  const double seconds[COST_RUN_ROUNDS])
+{
+    struct cost_round r[COST_RUN_ROUNDS];
+    for (int k = 0; k < COST_RUN_ROUNDS; k++) {
+        const double before = seconds[k] * rates[k] / work, after = seconds[k] * rates[k + 1] / work;
+        const int b = fabs(before - 1) <= fabs(after - 1);
+        r[k] = (struct cost_round){k, work / rates[k + !b], rates[k + !b], b ? before : after};
+    }
+    for (int i = 1; i < COST_RUN_ROUNDS; i++) /* by ratio (insertion: five) */
+        for (int j = i; j > 0 && r[j].ratio < r[j - 1].ratio; j--) {
+            const struct cost_round x = r[j];
+            r[j] = r[j - 1], r[j - 1] = x;
+        }
+    return r[COST_RUN_ROUNDS / 2];
+}

@@ -116,9 +116,12 @@ int cost_throughput_from_results(const char *results_dir, const char *machine, c
 /* The bench's rule for a run of the problem itself: measured time within this fraction of the
  * predicted one (a benchmark figure, never a test's). */
 #define COST_TIME_TOLERANCE 0.15
-/* --run: the run and a measurement of its throughput, in turn, this many times; the verdict
- * compares their medians. On this project's 2-vCPU VM one measurement and one run of the same
- * steps disagreed by 0.64-1.59x in 10 of 35 pairs (the host's bandwidth moves within seconds). */
+/* --run: this many runs, each between two measurements of its throughput (one before, one
+ * after: COST_RUN_ROUNDS + 1 in all); the verdict is the median round's (cost_run_rounds). On
+ * this project's 2-vCPU VM one measurement and one run of the same steps disagreed by 0.64-1.59x
+ * in 10 of 35 pairs (the host's bandwidth moves within seconds), and the medians of five runs and
+ * five measurements taken in turn still by 0.71-1.46x where it flipped 1.8x from sample to sample.
+ * Odd: the median is one round's. */
 #define COST_RUN_ROUNDS 5
 
 /* One run of an answer: an eigenmode stepped for the answer's steps, timed. */
@@ -147,6 +150,19 @@ int cost_simulate(const struct cost_answer *a, const struct step_config *c, cons
 /* 1 if r's measured phase error is within the budget and within COST_PHASE_TOLERANCE of its
  * prediction. */
 int cost_phase_agrees(const struct cost_run *r, double budget_deg);
+
+/* --run's rounds, the time verdict's: round k's run took seconds[k], the throughput measured just
+ * before it was rates[k] and just after it rates[k + 1] (cells/s). Each round's predicted time is
+ * work / rate (work: cells x steps) of whichever of its two measurements puts its run nearer
+ * (|run / predicted - 1|): a host that flips between two speeds from one sample to the next ran
+ * the run at one of them, and a mean of the two would match neither. The median round by that
+ * ratio is the row's: its index, predicted time, that throughput and ratio. */
+struct cost_round {
+    int round;
+    double predicted_s, cells_per_s, ratio;
+};
+struct cost_round cost_run_rounds(double work, const double rates[COST_RUN_ROUNDS + 1],
+                                  const double seconds[COST_RUN_ROUNDS]);
 
 /* For fdtdbench bench (cost_cmd.c): Markdown tables on stdout of the two standard problems, a
  * 10-wavelength cube at 10 degrees and a 50-wavelength cube at 1 degree, on the session's device

@@ -438,8 +438,9 @@ static void run_table(const struct opts *o, const struct row *rows, int n)
     fprintf(out, "\nRun (--run): each answer stepped by the step engine on its own grid, periodic, for its steps, "
             "an eigenmode near its worst direction (mode m: k = 2 pi m / grid, no finer than N); phase: measured, "
             "and predicted for that mode (agrees: within the budget and within %.0f%% of the prediction); time: "
-            "the steps' wall time against cells x steps / throughput, the medians of %d runs and as many measurements "
-            "in turn (%s: outside %.0f%%)\n\n",
+            "the steps' wall time against cells x steps / throughput, the median round's of %d runs each between "
+            "two measurements, a round's prediction from whichever of its two puts its run nearer (%s: outside "
+            "%.0f%%)\n\n",
             100 * COST_PHASE_TOLERANCE, COST_RUN_ROUNDS, md ? "**off**" : "OFF", 100 * COST_TIME_TOLERANCE);
     if (md)
         fprintf(out, "| scheme | weights | N | grid | steps | variant | mode (its N) | phase predicted | phase measured "
@@ -489,9 +490,9 @@ static void run_check(const struct opts *o, struct session *se, struct row *rows
 }
 
 /* --run: one answer run on the session's device in its throughput's configuration (variant,
- * launch, threads): the prediction's. The run and that variant's throughput are measured in turn
- * COST_RUN_ROUNDS times (the first throughput the table's), and the row keeps their medians: the
- * prediction's time from the median throughput, the run's from the median run. */
+ * launch, threads): the prediction's. COST_RUN_ROUNDS runs, each between two measurements of that
+ * variant's throughput (the first the table's), and the row keeps the median round's
+ * (cost_run_rounds): its run, and the throughput next to it that predicts it more nearly. */
 static void run_one(const struct opts *o, struct session *se, struct row *row)
 {
     char why[512];
@@ -512,32 +513,37 @@ static void run_one(const struct opts *o, struct session *se, struct row *row)
     }
     struct opts again = *o;
     again.saved = NULL; /* the cost-steps file keeps the first measurement, as without --run */
-    double rates[COST_RUN_ROUNDS], seconds[COST_RUN_ROUNDS];
+    double rates[COST_RUN_ROUNDS + 1] = {t->cells_per_s}, seconds[COST_RUN_ROUNDS];
+    const double work = row->cells * (double)a->steps;
     int grid[3];
     stepped_grid(o, a, grid);
     for (int round = 0; round < COST_RUN_ROUNDS; round++) {
-        struct throughput now = *t;
-        if (round > 0 && measure_full_step(&again, se, a->s, t->variant, grid, run_sample_steps(a), &now, why,
-                                           sizeof why))
-            cli_error("cost: --run: measuring %s: %s", a->s->name, why);
-        rates[round] = now.cells_per_s;
         se->b->set_threads(t->threads);
-        fprintf(stderr, "cost: running %s (%s, %s) on %dx%dx%d for %lld steps (round %d of %d) ...\n", a->s->name,
+        fprintf(stderr, "cost: running %s (%s, %s) on %dx%dx%d for %lld steps (round %d of %d) ... ", a->s->name,
                 weights_label(a), t->variant, a->grid[0], a->grid[1], a->grid[2], a->steps, round + 1,
                 COST_RUN_ROUNDS);
         int mode[3];
         memcpy(mode, row->run.mode, sizeof mode);
         if (cost_simulate(a, &c, mode, &row->run, why, sizeof why)) cli_error("cost: --run: %s", why);
         seconds[round] = row->run.seconds;
+        fprintf(stderr, "%.4g s (%.3f of the time the throughput before it predicts)\n", seconds[round],
+                seconds[round] * rates[round] / work);
+        struct throughput now = *t;
+        if (measure_full_step(&again, se, a->s, t->variant, grid, run_sample_steps(a), &now, why, sizeof why))
+            cli_error("cost: --run: measuring %s: %s", a->s->name, why);
+        rates[round + 1] = now.cells_per_s;
     }
-    row->t.cells_per_s = median(rates, COST_RUN_ROUNDS);
-    row->time_s = row->cells * (double)a->steps / row->t.cells_per_s;
-    row->run.seconds = median(seconds, COST_RUN_ROUNDS);
+    const struct cost_round m = cost_run_rounds(work, rates, seconds);
+    row->t.cells_per_s = m.cells_per_s;
+    row->time_s = m.predicted_s;
+    row->run.seconds = seconds[m.round];
     row->ran = 1;
     char first[sizeof row->t.source];
     snprintf(first, sizeof first, "%s", row->t.source);
-    snprintf(row->t.source, sizeof row->t.source, "the median of %d such, each beside a run; the first: %.250s",
-             COST_RUN_ROUNDS, first);
+    snprintf(row->t.source, sizeof row->t.source,
+             "of %d such (one before and after each of %d runs), nearer the median round's run (round %d); "
+             "the first: %.200s",
+             COST_RUN_ROUNDS + 1, COST_RUN_ROUNDS, m.round + 1, first);
 }
 
 /* ---- the command ----------------------------------------------------------------------- */
@@ -677,7 +683,8 @@ int cmd_cost(int argc, char **argv)
          0},
         {"run", CLI_FLAG, NULL, "validate by simulation: run each answer with the step engine on the problem's grid "
          "(an eigenmode near the worst direction) and report its phase error and wall time against the prediction "
-         "(run and throughput measured in turn " NUMBER_TEXT(COST_RUN_ROUNDS) " times, their medians compared); "
+         "(" NUMBER_TEXT(COST_RUN_ROUNDS) " runs, each between two measurements of its throughput: the median "
+         "round's ratio, a round's prediction from the measurement nearer its run); "
          "one budget", &o.run, 0, 0, NULL, 0},
         CLI_OPT_CSV(&csv),
         {"save", CLI_FLAG, NULL, "the CSV into RESULTS/<machine>/cost/cost-<date>.csv (with --run: run-<date>.csv), "

@@ -284,6 +284,45 @@ static void simulation_agrees(void)
         }
 }
 
+/* --run's time verdict (cost_run_rounds) on made-up rounds, work 100 cells x steps: a host that
+ * flips between 100 and 55 cells/s from one measurement to the next, every run at 55 beside a
+ * measurement at 55. The rule until 2026-12-07 (median run against the median of the first five
+ * measurements: 1.818 s against 1 s, 1.82x) called it off, and a mean of each run's two
+ * measurements (1.41 s) 1.29x in every round; the nearer measurement puts every run at 1.00. A
+ * run 1.3x slower than both its measurements stays off, and one round apart does not move the
+ * median. */
+static void run_rounds(void)
+{
+#if COST_RUN_ROUNDS != 5
+    SKIP("the made-up rounds are five, COST_RUN_ROUNDS %d", COST_RUN_ROUNDS);
+#else
+    const double fast = 100, slow = 55, work = 100;
+    const double flips[6] = {fast, slow, fast, slow, fast, slow}, at_slow[5] = {work / slow, work / slow, work / slow,
+                                                                              work / slow, work / slow};
+    struct cost_round m = cost_run_rounds(work, flips, at_slow);
+    CHECK(fabs(m.ratio - 1) < 1e-12 && m.cells_per_s == slow && fabs(m.predicted_s - work / slow) < 1e-12,
+          "flipping host: ratio %.4f, %.4g cells/s, %.4g s predicted (want 1, 55, 1.818)", m.ratio, m.cells_per_s,
+          m.predicted_s);
+
+    /* a model 1.3x off on a steady host (measurements within 3%); round 2 (from 0) also ran at
+     * twice the speed: the median is another round's, near 1.3 */
+    const double steady[6] = {100, 103, 98, 101, 97, 100}, slow_runs[5] = {1.3, 1.31, 0.65, 1.29, 1.32};
+    m = cost_run_rounds(work, steady, slow_runs);
+    CHECK(m.round != 2 && fabs(m.ratio - 1) > COST_TIME_TOLERANCE && m.ratio > 1.25 && m.ratio < 1.35,
+          "a model 1.3x off: round %d, ratio %.4f (want off, near 1.3)", m.round, m.ratio);
+
+    /* the median round's figures are one round's, consistent with its ratio: nearer ratios 1.08
+     * (round 0, against the measurement after it), 1.2, 1.0, 1.1, 0.96 (before): the median is
+     * round 0's, at 120 cells/s */
+    const double rates[6] = {100, 120, 80, 100, 200, 90}, runs[5] = {0.9, 1.5, 1.0, 0.55, 0.48};
+    m = cost_run_rounds(work, rates, runs);
+    CHECK(m.round == 0 && m.cells_per_s == 120 && fabs(m.predicted_s - work / 120) < 1e-12 &&
+              fabs(m.ratio - 1.08) < 1e-12 && fabs(m.ratio * m.predicted_s - runs[m.round]) < 1e-12,
+          "median round: %d at %.4g cells/s, %.4g s predicted, ratio %.4f (want 0, 120, 0.833 s, 1.08)", m.round,
+          m.cells_per_s, m.predicted_s, m.ratio);
+#endif
+}
+
 int main(void)
 {
     RUN(yee_matches_closed_form);
@@ -293,5 +332,6 @@ int main(void)
     RUN(reader);
     RUN(reader_launch);
     RUN(simulation_agrees);
+    RUN(run_rounds);
     return TEST_SUMMARY();
 }
