@@ -327,6 +327,12 @@ int cost_phase_agrees(const struct cost_run *r, double budget_deg)
 
 _Static_assert(COST_RUN_ROUNDS % 2 == 1, "COST_RUN_ROUNDS odd: the median is one round's");
 
+static int by_ratio(const void *x, const void *y)
+{
+    const double a = ((const struct cost_round *)x)->ratio, b = ((const struct cost_round *)y)->ratio;
+    return (a > b) - (a < b);
+}
+
 struct cost_round cost_run_rounds(double work, const double rates[COST_RUN_ROUNDS + 1],
                                   const double seconds[COST_RUN_ROUNDS])
 {
@@ -336,10 +342,6 @@ struct cost_round cost_run_rounds(double work, const double rates[COST_RUN_ROUND
         const int b = fabs(before - 1) <= fabs(after - 1);
         r[k] = (struct cost_round){k, work / rates[k + !b], rates[k + !b], b ? before : after};
     }
-    for (int i = 1; i < COST_RUN_ROUNDS; i++) /* by ratio (insertion: five) */
-        for (int j = i; j > 0 && r[j].ratio < r[j - 1].ratio; j--) {
-            const struct cost_round x = r[j];
-            r[j] = r[j - 1], r[j - 1] = x;
-        }
+    qsort(r, COST_RUN_ROUNDS, sizeof *r, by_ratio);
     return r[COST_RUN_ROUNDS / 2];
 }
