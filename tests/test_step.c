@@ -137,10 +137,10 @@ static int verify_wave_all(const struct backend *b, double *worst)
  * reach) against T plain steps of the reference, for T = 1, 2 and 3 (then 7 steps: passes of 3,
  * 3 and 1), every scheme with one time level (S44 is not supported: step_supported), storage and
  * boundary, f32 (f64 too at T = 2), on a grid that no tile or chunk of planes divides (block
- * 32x8, 2 rows, 8 planes a chunk) and holds tiles inside it as well as across its faces. A
- * launch whose levels reach past its tile or that fills shared memory (the wide stencils at T =
- * 3, f64) is refused with the reason, and counted there; T = 1 and 2 in f32 must run for every
- * scheme. The count verified. */
+ * 32x8; 4 rows a thread at T = 1, 2 at T = 2 and 3; 8 planes a chunk) and holds tiles inside it
+ * as well as across its faces. A launch whose levels reach past its tile or that fills shared
+ * memory (the wide stencils at T = 3, f64) is refused with the reason, and counted there; T = 1
+ * and 2 in f32 must run for every scheme. The count verified. */
 static int verify_passes_all(const struct backend *b, const char *variant, int *refused, double *worst_all)
 {
     static const int grid[3] = {67, 45, 19}, block[3] = {32, 8, 1}; /* inner tiles too (no image) */
@@ -153,7 +153,7 @@ static int verify_passes_all(const struct backend *b, const char *variant, int *
                 for (int p = 0; p <= (t == 2); p++) {
                     double w[MAX_GROUPS];
                     struct step_config c = config(b, scheme_at(i), w, variant);
-                    c.precision = p, c.coef = coef, c.tsteps = t, c.nodes = 8, c.rows = 2;
+                    c.precision = p, c.coef = coef, c.tsteps = t, c.nodes = 8, c.rows = t == 1 ? 4 : 2;
                     memcpy(c.grid, grid, sizeof c.grid), memcpy(c.block, block, sizeof c.block);
                     if (step_supported(&c)) step_prepare(&c); /* a launch it refuses: not compiled */
                 }
@@ -165,7 +165,7 @@ static int verify_passes_all(const struct backend *b, const char *variant, int *
                         double w[MAX_GROUPS], err;
                         char why[512];
                         struct step_config c = config(b, scheme_at(i), w, variant);
-                        c.precision = p, c.coef = coef, c.boundary = bc, c.tsteps = t, c.nodes = 8, c.rows = 2;
+                        c.precision = p, c.coef = coef, c.boundary = bc, c.tsteps = t, c.nodes = 8, c.rows = t == 1 ? 4 : 2;
                         memcpy(c.grid, grid, sizeof c.grid), memcpy(c.block, block, sizeof c.block);
                         if (!step_supported(&c)) continue;
                         struct stepper *m = step_open(&c, why, sizeof why);
