@@ -148,6 +148,7 @@ static int measure_full_step(const struct opts *o, struct session *se, const str
     int cap = se->device == DEV_CPU ? 256 : 512, side = cap;
     double w[MAX_GROUPS];
     struct step_run c = {.variant = variant, .steps = steps, .reps = 3, .no_reflection = 1}; /* the step table's rows have it */
+    if (o->run) c.min_sample_s = STEP_SAMPLE_SECONDS; /* the run's samples: see run_sample_steps */
     c.c = (struct step_config){.b = se->b, .s = s, .precision = precision, .coef = coef,
                                .variant = step_kernel_variant(se->device, variant), .grid = {side, side, side},
                                .boundary = pml ? BOUNDARY_PEC : BOUNDARY_PERIODIC, .pml = pml,
@@ -173,7 +174,8 @@ static int measure_full_step(const struct opts *o, struct session *se, const str
     const struct step_record m = {"cost", &c, &r, &se->desc};
     memset(t, 0, sizeof *t);
     t->cells_per_s = step_num(STEP_cells_per_s, &m);
-    fprintf(stderr, "%.6g Mcells/s\n", t->cells_per_s / 1e6);
+    fprintf(stderr, "samples of %d steps, %.3g s: %.6g Mcells/s\n", r.steps, r.steps * r.median_ms / 1e3,
+            t->cells_per_s / 1e6);
     snprintf(t->source, sizeof t->source, "measured now: %dx%d steps of %s on %dx%dx%d%s (median)", c.reps, r.steps,
              c.variant, c.c.grid[0], c.c.grid[1], c.c.grid[2], pml ? " with the layer" : "");
     snprintf(t->variant, sizeof t->variant, "%s", c.variant);
@@ -244,7 +246,9 @@ static double stepped_grid(const struct opts *o, const struct cost_answer *a, in
 }
 
 /* With --run, a tenth of the run's steps a sample: prediction and run are then independent
- * samples of the same steps on the same grid. */
+ * samples of the same steps on the same grid; and at least STEP_SAMPLE_SECONDS a sample
+ * (measure_full_step's min_sample_s): on the 30^3 and 39^3 grids a tenth is the floor of 10 steps,
+ * 3-5 ms, which read 57-87 Mcells/s against the run's 135 in one call of 102 steps. */
 static int run_sample_steps(const struct cost_answer *a) { return (int)fmax(10, fmin(1000, (double)a->steps / 10)); }
 
 /* The throughput of a's step: of one step a pass, or (temporal) the temporally blocked step's,

@@ -91,13 +91,25 @@ static int same_step(const struct decomp_config *x, const struct decomp_config *
            x->slabs == y->slabs && x->per_gpu == y->per_gpu && x->overlap == y->overlap;
 }
 
+/* As many steps as last `seconds` at ms_per_step, at most max (max where the time is unknown), in
+ * whole passes of tsteps. */
+static int steps_lasting(double ms_per_step, int tsteps, double seconds, int max)
+{
+    const int t = tsteps > 1 ? tsteps : 1;
+    const int steps = ms_per_step > 0 ? (int)fmin(max, ceil(1e3 * seconds / ms_per_step)) : max;
+    return (steps + t - 1) / t * t;
+}
+
 int step_sample_steps(double ms_per_step, int tsteps)
 {
-    const double SAMPLE_SECONDS = 0.1;
-    const int t = tsteps > 1 ? tsteps : 1;
-    int steps = ms_per_step > 0 ? (int)ceil(1e3 * SAMPLE_SECONDS / ms_per_step) : STEP_SAMPLE_MAX;
-    steps = steps < STEP_SAMPLE_MAX ? steps : STEP_SAMPLE_MAX;
-    return (steps + t - 1) / t * t;
+    return steps_lasting(ms_per_step, tsteps, STEP_SAMPLE_SECONDS, STEP_SAMPLE_MAX);
+}
+
+int step_sample_floor(double ms_per_step, int tsteps, int steps, double min_sample_s)
+{
+    if (!(min_sample_s > 0)) return steps;
+    const int k = steps_lasting(ms_per_step, tsteps, min_sample_s, STEP_SAMPLE_LONGEST);
+    return k > steps ? k : steps;
 }
 
 /* The layer's time a step where the update kernels make some of its corrections (decomp_layer_folded):
@@ -196,7 +208,8 @@ int step_measure(const struct step_run *c, const struct device_desc *d, struct s
         rc = decomp_run(m, r->steps, why, n);
         const double per_step = (1e3 * omp_get_wtime() - t0) / r->steps;
         if (s >= 0) ms[s] = per_step;
-        else if (!c->steps) r->steps = step_sample_steps(per_step, tsteps);
+        else r->steps = c->steps ? step_sample_floor(per_step, tsteps, r->steps, c->min_sample_s)
+                                 : step_sample_steps(per_step, tsteps);
         if (rc || !c->c.pml) continue;
         double layer_ms = NAN; /* then the layer's time: its passes alone, as many steps' worth */
         if (decomp_layer_folded(m)) { /* or by pairs: three at least, as many as the sample's passes */

@@ -14,6 +14,8 @@ struct step_run {
     const char *variant;  /* as named on the command line: components, or a kernel variant */
     int steps, reps;      /* each timed sample is `steps` steps (0: step_sample_steps chooses); the median
                            * sample is reported */
+    double min_sample_s;  /* with steps given, more where that many would not last this long by the warm-up's
+                           * time a step (step_sample_floor); 0: steps as given */
     int threads;          /* CPU threads asked for (0 = all) */
     int slabs;            /* the grid split along z (decomp.h); 0 or 1: undivided */
     int per_gpu, overlap; /* decomp_config's: a GPU per slab (NCCL); the overlap schedule */
@@ -61,14 +63,22 @@ int step_vacuum(struct step_config *c, double w[MAX_GROUPS], char *why, size_t n
 /* 0 if a step of c fits in 80% of the device's memory, else -1 saying what it needs. */
 int step_fits(const struct step_run *c, const struct device_desc *d, char *why, size_t n);
 
-/* Steps per timed sample where none were asked for: as many as last SAMPLE_SECONDS by the
+/* Steps per timed sample where none were asked for: as many as last STEP_SAMPLE_SECONDS by the
  * warm-up's time per step, at most STEP_SAMPLE_MAX, whole passes of a temporally blocked step. On
  * a GPU at 512^3 that is STEP_SAMPLE_MAX (milliseconds a step); at the CPU's 300^3 on this
  * project's 2-core VM, where a step takes a tenth of a second or more, one; on a 16-core host
  * (30-60 ms a step) two to four, where a quarter of a second a sample made bench's CPU step table
  * take 128 s. */
 enum { STEP_SAMPLE_MAX = 10 };
+#define STEP_SAMPLE_SECONDS 0.1
 int step_sample_steps(double ms_per_step, int tsteps);
+/* Where steps were given and min_sample_s is above 0: steps, or as many as last min_sample_s by
+ * the warm-up's time per step if that is more (at most STEP_SAMPLE_LONGEST, whole passes). On a
+ * small grid a sample of a few milliseconds reads low: at 30^3 on this project's 2-core VM, 10
+ * steps (3-5 ms) read 57-87 Mcells/s against a run's 135 in one sitting, and 7% under the run in
+ * the median of 105 rounds in another (docs/performance-notes.md). */
+enum { STEP_SAMPLE_LONGEST = 10000 };
+int step_sample_floor(double ms_per_step, int tsteps, int steps, double min_sample_s);
 
 /* Verifies (step_verify on a small odd grid, with a layer as thick as fits it), measures the
  * layer's reflection (sim_pml_reflection) if there is one and no_reflection is 0, then times. 0, or -1 with the reason. */

@@ -201,6 +201,16 @@ if "$B" cost --size 2 --run --csv $S >"$tmp/run.csv" 2>"$tmp/err" && [ "$(wc -l 
 else
     bad "cost --run: $(head -n 3 "$tmp/run.csv" "$tmp/err")"
 fi
+# and its measurements' samples are sized by time (at least STEP_SAMPLE_SECONDS by the warm-up's
+# step), not a tenth of the run's steps alone: every run here is under 100 steps, whose tenth is
+# the floor of 10 steps, about a millisecond on these grids. (Not the samples' time: with two
+# tests at once a warm-up of 10 steps on an 8^3 grid read over 5x slower a step than its samples.)
+if awk '/^cost: measuring / { n++; if ($(NF - 4) != "steps," || $(NF - 5) <= 10) bad = 1 } END { exit bad || n < 8 }' \
+    "$tmp/err" && [ "$(col steps "$tmp/run.csv" | sort -n | tail -n 1)" -lt 100 ]; then
+    ok "cost --run's samples sized by time"
+else
+    bad "cost --run's samples sized by time: $(grep '^cost: measuring' "$tmp/err" | head -n 5)"
+fi
 mkdir -p "$tmp/r" && cp -r tests/data/step-results/cpu-synthetic-step "$tmp/r/"
 R="--results $tmp/r --machine cpu-synthetic-step"
 if "$B" cost --size 2 --scheme fv24 --run --save $R 2>"$tmp/err" && f=$(ls "$tmp"/r/cpu-synthetic-step/cost/run-*.csv) &&
