@@ -133,6 +133,18 @@ static int verify_wave_all(const struct backend *b, double *worst)
     return checked;
 }
 
+/* verify_passes_all's step: scheme number `scheme` at t steps a pass, precision p, storage
+ * coef, on its grid and launch (below) */
+static struct step_config passes_config(const struct backend *b, int scheme, double *w, const char *variant, int t,
+                                        int p, int coef)
+{
+    static const int grid[3] = {67, 45, 19}, block[3] = {32, 8, 1}; /* inner tiles too (no image) */
+    struct step_config c = config(b, scheme_at(scheme), w, variant);
+    c.precision = p, c.coef = coef, c.tsteps = t, c.nodes = 8, c.rows = t == 1 ? 4 : 2;
+    memcpy(c.grid, grid, sizeof c.grid), memcpy(c.block, block, sizeof c.block);
+    return c;
+}
+
 /* A GPU step with trait passes (wave25d: T steps a launch, tiles overlapping by what the levels
  * reach) against T plain steps of the reference, for T = 1, 2 and 3 (then 7 steps: passes of 3,
  * 3 and 1), every scheme with one time level (S44 is not supported: step_supported), storage and
@@ -143,7 +155,6 @@ static int verify_wave_all(const struct backend *b, double *worst)
  * and 2 in f32 must run for every scheme. The count verified. */
 static int verify_passes_all(const struct backend *b, const char *variant, int *refused, double *worst_all)
 {
-    static const int grid[3] = {67, 45, 19}, block[3] = {32, 8, 1}; /* inner tiles too (no image) */
     int checked = 0;
     /* the kernels first, on every core (at T = 3 a kernel unrolls six half-steps) */
 #pragma omp parallel for collapse(3) schedule(dynamic)
@@ -152,9 +163,7 @@ static int verify_passes_all(const struct backend *b, const char *variant, int *
             for (int coef = 0; coef < NCOEF; coef++)
                 for (int p = 0; p <= (t == 2); p++) {
                     double w[MAX_GROUPS];
-                    struct step_config c = config(b, scheme_at(i), w, variant);
-                    c.precision = p, c.coef = coef, c.tsteps = t, c.nodes = 8, c.rows = t == 1 ? 4 : 2;
-                    memcpy(c.grid, grid, sizeof c.grid), memcpy(c.block, block, sizeof c.block);
+                    struct step_config c = passes_config(b, i, w, variant, t, p, coef);
                     if (step_supported(&c)) step_prepare(&c); /* a launch it refuses: not compiled */
                 }
     for (int i = 0; i < scheme_count(); i++)
@@ -164,9 +173,8 @@ static int verify_passes_all(const struct backend *b, const char *variant, int *
                     for (int bc = 0; bc < NBOUNDARIES; bc++) {
                         double w[MAX_GROUPS], err;
                         char why[512];
-                        struct step_config c = config(b, scheme_at(i), w, variant);
-                        c.precision = p, c.coef = coef, c.boundary = bc, c.tsteps = t, c.nodes = 8, c.rows = t == 1 ? 4 : 2;
-                        memcpy(c.grid, grid, sizeof c.grid), memcpy(c.block, block, sizeof c.block);
+                        struct step_config c = passes_config(b, i, w, variant, t, p, coef);
+                        c.boundary = bc;
                         if (!step_supported(&c)) continue;
                         struct stepper *m = step_open(&c, why, sizeof why);
                         if (!m) {
