@@ -58,6 +58,7 @@
 #else
 #define FUSED_ZRUN(out, PRE, ...) FUSED_RUN(__VA_ARGS__) /* PRE: empty without AVX-512 */
 #define VSTORE(p, v) (*(VT *)(p) = (v))
+#define VMERGE VSTORE
 #endif
 /* A value of the body's nodes stored at p (the node n's place), masked to the run's nodes: node
  * r's new value of out; and (trait layer_fold) a CPML term handed to the layer (fused.c.step). */

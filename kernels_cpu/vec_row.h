@@ -47,6 +47,7 @@ static inline unsigned lanes_mask(long lo, long hi, int lanes)
 #ifdef __AVX512F__
 static inline void zstore_F32(float *p, unsigned mask, vec_F32 v) { _mm512_mask_storeu_ps(p, (__mmask16)mask, (__m512)v); }
 static inline void zstore_F64(double *p, unsigned mask, vec_F64 v) { _mm512_mask_storeu_pd(p, (__mmask8)mask, (__m512d)v); }
+#define VMERGE VSTORE
 #else
 /* AVX2 has no mask registers, and its masked store (vmaskmovps) is microcoded on AMD cores (42
  * micro-ops, one per 12 cycles on Zen 3 by llvm-mca's model): a whole vector (mask a constant
@@ -71,6 +72,30 @@ static inline void zstore_F64(double *p, unsigned mask, vec_F64 v)
     *(vec_F64 *)t = v;
     for (; mask; mask &= mask - 1) p[__builtin_ctz(mask)] = t[__builtin_ctz(mask)];
 }
+/* The same where no other thread writes the vector's other lanes (a thread's own scratch): the
+ * vector read, blended and written whole, a few instructions where zstore's lanes take about six
+ * each (callgrind: the fused step's CPML hand-over, fused.c.step). */
+static inline void zmerge_F32(float *p, unsigned mask, vec_F32 v)
+{
+    if (mask == 0xffu) {
+        *(vec_F32 *)p = v;
+        return;
+    }
+    const __m256i bit = _mm256_srlv_epi32(_mm256_set1_epi32((int)mask), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256 keep = _mm256_castsi256_ps(_mm256_slli_epi32(bit, 31)); /* blendv reads each lane's top bit */
+    *(vec_F32 *)p = (vec_F32)_mm256_blendv_ps(_mm256_loadu_ps(p), (__m256)v, keep);
+}
+static inline void zmerge_F64(double *p, unsigned mask, vec_F64 v)
+{
+    if (mask == 0xfu) {
+        *(vec_F64 *)p = v;
+        return;
+    }
+    const __m256i bit = _mm256_srlv_epi64(_mm256_set1_epi64x(mask), _mm256_setr_epi64x(0, 1, 2, 3));
+    const __m256d keep = _mm256_castsi256_pd(_mm256_slli_epi64(bit, 63));
+    *(vec_F64 *)p = (vec_F64)_mm256_blendv_pd(_mm256_loadu_pd(p), (__m256d)v, keep);
+}
+#define VMERGE(p, v) _Generic(*(p), float: zmerge_F32, double: zmerge_F64)((p), mask, (v))
 #endif
 
 /* Nodes first .. end-1 (indices into out; the body's n is a vector's first) in whole vectors,
