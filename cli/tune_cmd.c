@@ -54,10 +54,11 @@ static const char *const help =
     "more; timed with one sample, then the final few with --reps, as above; fused's winner then with\n"
     "its registers capped at 40, 48 and 64 a thread (step --regs), fused25d's in f32 at 80 and 96;\n"
     "the temporally blocked wave25d: its first tile at 1 to 4 steps a pass, then six more tiles at\n"
-    "each of those within 15% of the best. With --device cpu, --step tunes the fused step's nodes\n"
-    "along z a pass and tile (as a CPU kernel's) and the temporally blocked step (wave): its steps\n"
-    "per pass (2, 4, 8, then one more and less than the best) and planes per sweep step (1, then 2\n"
-    "and 4), per scheme and storage, at 300^3.\n";
+    "each of those within 15% of the best, then the best tile at a step a pass more and less.\n"
+    "With --device cpu, --step tunes the fused step's nodes along z a pass and tile (as a CPU\n"
+    "kernel's) and the temporally blocked step (wave): its steps per pass (2, 4, 8, then one more\n"
+    "and less than the best) and planes per sweep step (1, then 2 and 4), per scheme and storage,\n"
+    "at 300^3.\n";
 
 enum { MAX_SHAPES = 256, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
@@ -600,7 +601,10 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     /* The first tile's best steps a pass need not be the others' best: with arrays on the H100
      * (1b8b51c) Yee's 32x8 ran 17 106, 16 541 and 16 223 MCells/s at 1, 2 and 3 steps, so only
      * one step was tried further (21 093 at best), where 64x16 at three steps ran 31 001; on the
-     * H200 (360f932) 23 879, 20 979 and 21 349 (0.89 of the best). */
+     * H200 (360f932) 23 879, 20 979 and 21 349 (0.89 of the best). And the other way (H100,
+     * a591435): 32x8 ran 19 403 at three steps, 0.84 of its 23 130 at four, so 64x16 ran at four
+     * only (26 452) where it had run 30 668 at three. So the winner's tile is timed at a step a
+     * pass more and less too (the third phase). */
     enum { PASS_MAX_STEPS = 4 };
     static const double PASS_CLOSE = 0.85;
     const int grid[3] = {given_grid[0] ? given_grid[0] : DEFAULT_GRID, given_grid[0] ? given_grid[1] : DEFAULT_GRID,
@@ -667,6 +671,11 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                     for (int x = 0; x < steps.n; x++)
                         for (size_t b = 1; b < sizeof pass_tiles / sizeof pass_tiles[0]; b++)
                             add_launch(&p->next, pass_tiles[b], steps.nodes[x], pass_tiles[b][3], 0);
+                    for (int d = -1; phase == 2 && p->e.mcells_per_s >= 0 && d <= 1; d += 2) { /* then the best tile */
+                        const int n = p->e.nodes + d; /* at a step a pass more and less */
+                        if (n >= 1 && n <= PASS_MAX_STEPS && launch_index(&p->seen.s, p->e.block, n, p->e.rows, 0) < 0)
+                            add_launch(&p->next, p->e.block, n, p->e.rows, 0);
+                    }
                     continue;
                 }
                 if (phase == 1) {
