@@ -47,7 +47,8 @@ static inline unsigned lanes_mask(long lo, long hi, int lanes)
 #ifdef __AVX512F__
 static inline void zstore_F32(float *p, unsigned mask, vec_F32 v) { _mm512_mask_storeu_ps(p, (__mmask16)mask, (__m512)v); }
 static inline void zstore_F64(double *p, unsigned mask, vec_F64 v) { _mm512_mask_storeu_pd(p, (__mmask8)mask, (__m512d)v); }
-#define VMERGE VSTORE
+#define zmerge_F32 zstore_F32 /* the masked store is cheap here */
+#define zmerge_F64 zstore_F64
 #else
 /* AVX2 has no mask registers, and its masked store (vmaskmovps) is microcoded on AMD cores (42
  * micro-ops, one per 12 cycles on Zen 3 by llvm-mca's model): a whole vector (mask a constant
@@ -95,7 +96,6 @@ static inline void zmerge_F64(double *p, unsigned mask, vec_F64 v)
     const __m256d keep = _mm256_castsi256_pd(_mm256_slli_epi64(bit, 63));
     *(vec_F64 *)p = (vec_F64)_mm256_blendv_pd(_mm256_loadu_pd(p), (__m256d)v, keep);
 }
-#define VMERGE(p, v) _Generic(*(p), float: zmerge_F32, double: zmerge_F64)((p), mask, (v))
 #endif
 
 /* Nodes first .. end-1 (indices into out; the body's n is a vector's first) in whole vectors,
@@ -124,6 +124,7 @@ static inline void zmerge_F64(double *p, unsigned mask, vec_F64 v)
         }                                                                                         \
     } while (0)
 #define VSTORE(p, v) _Generic(*(p), float: zstore_F32, double: zstore_F64)((p), mask, (v))
+#define VMERGE(p, v) _Generic(*(p), float: zmerge_F32, double: zmerge_F64)((p), mask, (v)) /* p: the thread's own */
 #endif
 
 static inline int min_int(int x, int y) { return x < y ? x : y; }
