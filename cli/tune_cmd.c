@@ -671,11 +671,10 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
                     for (int x = 0; x < steps.n; x++)
                         for (size_t b = 1; b < sizeof pass_tiles / sizeof pass_tiles[0]; b++)
                             add_launch(&p->next, pass_tiles[b], steps.nodes[x], pass_tiles[b][3], 0);
-                    for (int d = -1; phase == 2 && p->e.mcells_per_s >= 0 && d <= 1; d += 2) { /* then the best tile */
-                        const int n = p->e.nodes + d; /* at a step a pass more and less */
-                        if (n >= 1 && n <= PASS_MAX_STEPS && launch_index(&p->seen.s, p->e.block, n, p->e.rows, 0) < 0)
-                            add_launch(&p->next, p->e.block, n, p->e.rows, 0);
-                    }
+                    if (phase == 2 && p->e.mcells_per_s >= 0) /* then the best tile a step a pass either side */
+                        for (int n = p->e.nodes - 1; n <= p->e.nodes + 1; n += 2)
+                            if (n >= 1 && n <= PASS_MAX_STEPS && launch_index(&p->seen.s, p->e.block, n, p->e.rows, 0) < 0)
+                                add_launch(&p->next, p->e.block, n, p->e.rows, 0);
                     continue;
                 }
                 if (phase == 1) {
