@@ -60,7 +60,7 @@ static const char *const help =
     "and less than the best) and planes per sweep step (1, then 2 and 4), per scheme and storage,\n"
     "at 300^3.\n";
 
-enum { MAX_SHAPES = 256, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
+enum { MAX_SHAPES = 512, MAX_LIST = 64, MAX_VARIANTS = 16, DEFAULT_GRID = 512 };
 
 /* Launch candidates: a block shape and, for variants that march along z, nodes per thread; for
  * tiled variants, rows per thread (0: the kernel's default, which try_launches puts in). */
@@ -400,11 +400,16 @@ static void final_few(struct search *q, struct tuned_entry *e)
     try_launches(q, e, &f, q->reps);
 }
 
-/* From launch cur (screened), to the fastest of its neighbours, until none is faster (at most four
- * rounds); a neighbour screened before, by another climb, counts with its figure. */
+/* Rounds a climb may take. Four stopped FV24's uniform tile25d on the H100 (a591435) while it was
+ * still climbing, at 64x2x1, 32 nodes, 4 rows, 3 stages (84.3% of the probe), three moves short of
+ * 128x2x1, 16 nodes, 4 rows, 2 stages (90.4%, alternated); a climb that stops moving ends earlier. */
+enum { CLIMB_ROUNDS = 8 };
+
+/* From launch cur (screened), to the fastest of its neighbours, until none is faster (at most
+ * CLIMB_ROUNDS); a neighbour screened before, by another climb, counts with its figure. */
 static void climb_from(struct search *q, const struct kernel_entry *k, struct tuned_entry *cur)
 {
-    for (int round = 0; round < 4 && cur->mcells_per_s >= 0; round++) {
+    for (int round = 0; round < CLIMB_ROUNDS && cur->mcells_per_s >= 0; round++) {
         struct shapes n = {0};
         neighbours(&k->traits, cur->block, cur->nodes, cur->rows, cur->stages, &n);
         int moved = try_launches(q, cur, &n, 1);
