@@ -11,8 +11,8 @@ slug=$(echo "gpu-$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1
 conf=results/tuned/$slug.conf
 make -j16 >/dev/null 2>&1 || { echo "build failed"; exit 1; }
 cp "$conf" "$OUT/old.conf"
-build/fdtdbench tune --scheme fv24,fv24wb,s22 --variant tile25d --force 2>&1 | tr '\r' '\n' | grep -v '^\[' |
-    tee "$OUT/tune.log" | grep -E "^\[[0-9]+\]|measurements"
+build/fdtdbench tune --scheme fv24,fv24wb,s22 --variant tile25d --force 2>&1 | tee "$OUT/tune.log" |
+    grep -E "best|measurements"
 cp "$conf" "$OUT/new.conf"
 for round in 1 2; do
     for side in old new; do
