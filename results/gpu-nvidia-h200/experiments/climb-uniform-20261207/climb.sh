@@ -20,3 +20,5 @@ for round in 1 2; do
     done
 done
 cp "$OUT/new.conf" "$conf"
+# one archive: the device tool brings back only a few files a call
+tar czf "$OUT/benches.tgz" -C "$OUT" old1 old2 new1 new2 && rm -rf "$OUT"/old[12] "$OUT"/new[12]
