@@ -451,8 +451,9 @@ static void tune_kernel(struct search *q, struct tuned_entry *e, const struct tu
     if (from_sibling) neighbours(&k->traits, sibling->block, sibling->nodes, sibling->rows, sibling->stages, &c);
     else coarse_shapes(&k->traits, q->grid[0], &c);
     try_launches(q, e, &c, 1);
-    if (from_sibling) climb_from(q, k, e);
-    if (!from_sibling) {
+    if (from_sibling) {
+        climb_from(q, k, e);
+    } else {
         struct shapes close = {0};
         fastest(&q->seen, MAX_SHAPES, START_CLOSE, &close);
         for (int i = 0; i < close.n && starts.n < STARTS; i++) { /* each start a block shape of its own */
