@@ -1043,7 +1043,7 @@ int cmd_tune(int argc, char **argv)
 {
     char *schemes[MAX_LIST], *components[MAX_LIST], *blocks[MAX_SHAPES], *vnames[MAX_VARIANTS];
     int ns = 0, nc = 0, nb = 0, nv = 0, precision = F32, coef = COEF_ARRAY, reps = 3, force = 0, grid[3] = {0, 0, 0};
-    int step = 0, device = DEV_GPU, threads = 0;
+    int step = 0, device = DEV_GPU, threads = 0, print_path = 0;
     char *scheme_list = NULL, *component_list = NULL, *variant_list = NULL, *block_list = NULL;
     const struct cli_option opts[] = {
         {"scheme", CLI_TEXT, "LIST|all", "(all)", &scheme_list, 0, 0, NULL, 0},
@@ -1063,8 +1063,20 @@ int cmd_tune(int argc, char **argv)
         {"device", CLI_CHOICE, "cpu|gpu", "cpu: each CPU variant's tile and nodes along z, hx unless --component (gpu)",
          &device, 0, 0, device_names, 2},
         {"threads", CLI_INT, "T", "CPU threads, 1 to the CPUs online (all)", &threads, 1, omp_get_num_procs(), NULL, 0},
+        {"path", CLI_FLAG, NULL, "print the path of this device's tuned file (with --threads for a CPU's) and exit",
+         &print_path, 0, 0, NULL, 0},
     };
     cli_parse(help, opts, CLI_NOPTS(opts), argc, argv);
+    if (threads && device != DEV_CPU) cli_error("tune: --threads is a CPU option (--device cpu)");
+    if (print_path) { /* for scripts: the file's name is the machine's, as this suite spells it */
+        struct session s;
+        session_open(&s, device);
+        char slug[128], path[512];
+        session_tuned_slug(&s, threads, slug, sizeof slug);
+        tuned_path(slug, path, sizeof path);
+        puts(path);
+        return 0;
+    }
     if (scheme_list) ns = split_list("scheme", scheme_list, schemes, MAX_LIST);
     if (component_list) nc = split_list("component", component_list, components, MAX_LIST);
     if (variant_list) nv = split_list("variant", variant_list, vnames, MAX_VARIANTS);
@@ -1086,7 +1098,6 @@ int cmd_tune(int argc, char **argv)
         if (!component_list) cl[0] = HX, nc = 1;
         return tune_cpu(vnames, nv, sl, ns, cl, nc, precision, coef, grid, threads, reps, force);
     }
-    if (threads) cli_error("tune: --threads is a CPU option (--device cpu)");
     const char *vl[MAX_VARIANTS], *fused[MAX_VARIANTS];
     if (step) nv = pick_names("GPU fused step", fused, step_fused_variants(DEV_GPU, fused, MAX_VARIANTS), vnames, nv, vl);
     else nv = pick_variants(DEV_GPU, vnames, nv, vl);

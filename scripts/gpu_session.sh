@@ -68,23 +68,24 @@ nvidia-smi 2>&1 | tee "$OUT/nvidia-smi.log"
 [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -gt 1 ] && nvidia-smi topo -m 2>&1 | tee -a "$OUT/nvidia-smi.log"
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
 
-slug=$(echo "gpu-$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/-$//')
+step build.log 60 "${mk[@]}"
+rc=$?
+# the GPU's tuned file, as fdtdbench names it
+conf=$([ $rc -eq 0 ] && "$BUILD/fdtdbench" tune --path) || conf=/nonexistent
 case ${FRESH:-0} in
 1)
     export FDTDBENCH_CACHE=$PWD/$BUILD/fresh-cache
     rm -rf "$FDTDBENCH_CACHE" "$BUILD/fresh-tuned"
-    echo "== a new GPU: no results/tuned/$slug.conf, an empty kernel cache"
-    rm -f "results/tuned/$slug.conf"
+    echo "== a new GPU: no $conf, an empty kernel cache"
+    rm -f "$conf"
     ;;
 again) # a later call of a FRESH=1 sitting on the same warm machine: its cache and tuned file
     export FDTDBENCH_CACHE=$PWD/$BUILD/fresh-cache
     echo "== the new GPU again: the kernel cache and tuned file of this machine's FRESH=1 call"
-    rm -f "results/tuned/$slug.conf"
-    cp "$BUILD/fresh-tuned/$slug.conf" results/tuned/ 2>/dev/null || echo "(no tuned file kept)"
+    rm -f "$conf"
+    cp "$BUILD/fresh-tuned/${conf##*/}" "$conf" 2>/dev/null || echo "(no tuned file kept)"
     ;;
 esac
-step build.log 60 "${mk[@]}"
-rc=$?
 build=$(verdict $rc)
 if [ $rc -eq 0 ]; then
     if [ "${SKIP_TESTS:-0}" != 1 ]; then
@@ -106,8 +107,8 @@ if [ $rc -eq 0 ]; then
     done
 fi
 
-if [ "${FRESH:-0}" != 0 ] && [ -f "results/tuned/$slug.conf" ]; then # for a FRESH=again call
-    mkdir -p "$BUILD/fresh-tuned" && cp "results/tuned/$slug.conf" "$BUILD/fresh-tuned/"
+if [ "${FRESH:-0}" != 0 ] && [ -f "$conf" ]; then # for a FRESH=again call
+    mkdir -p "$BUILD/fresh-tuned" && cp "$conf" "$BUILD/fresh-tuned/"
 fi
 
 # At most 8 files come back: keep the test log and the summary files, pack the other logs.

@@ -12,11 +12,9 @@ set -u
 [ $# -ge 2 ] || { sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 2; }
 OUT=${OUT:-tune-ab-out}
 mkdir -p "$OUT"
-slug=$(echo "gpu-$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" | tr 'A-Z' 'a-z' |
-    sed 's/[^a-z0-9]\{1,\}/-/g; s/-$//')
-conf=results/tuned/$slug.conf
-[ -f "$conf" ] || { echo "tune_ab: no committed tuned file $conf for this GPU"; exit 2; }
 make -j16 >/dev/null 2>&1 || { echo "tune_ab: the build failed"; exit 1; }
+conf=$(build/fdtdbench tune --path) || exit 1
+[ -f "$conf" ] || { echo "tune_ab: no committed tuned file $conf for this GPU"; exit 2; }
 cp "$conf" "$OUT/old.conf"
 # shellcheck disable=SC2086 # TUNE ARGS are words
 build/fdtdbench tune $1 2>&1 | tee "$OUT/tune.log" | grep -E "best|measurements"

@@ -118,6 +118,10 @@ done
 for cmd in list run sweep bench probe dispersion cost tune report compare; do
     if "$B" $cmd --help 2>&1 | grep -q "usage: fdtdbench $cmd"; then ok "$cmd --help"; else bad "$cmd --help"; fi
 done
+# tune --path names the tuned file that run, sweep and bench read, for scripts; --threads only on a CPU.
+p1=$("$B" tune --device cpu --threads 1 --path 2>&1)
+case $p1 in results/tuned/cpu-*-1t.conf) ok "tune --path: $p1" ;; *) bad "tune --path: '$p1'" ;; esac
+expect_error "tune --threads on the GPU" "--threads is a CPU option" tune --threads 1 --path
 # Help texts list the schemes that are built in.
 for cmd in run sweep dispersion; do
     if [ -n "$schemes" ] && "$B" $cmd --help 2>&1 | grep -qF "$schemes"; then ok "$cmd --help lists the schemes"
