@@ -379,9 +379,8 @@ static int run_device(enum device d, const char *dir, int reps, int quick, const
     session_open(&b->s, d);
     fprintf(stderr, "bench on the %s: %s\n", device_names[d], b->s.desc.name);
     for (int one = 0; one < (d == DEV_CPU && omp_get_num_procs() > 1 ? 2 : 1); one++) { /* a CPU: all threads, and one */
-        char slug[160], tuned[256];
-        session_tuned_slug(&b->s, one, slug, sizeof slug);
-        tuned_path(slug, tuned, sizeof tuned);
+        char tuned[256];
+        session_tuned_path(&b->s, one, tuned, sizeof tuned);
         FILE *tf = fopen(tuned, "r");
         if (tf) fclose(tf);
         else

@@ -775,9 +775,8 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                          grid_given[0] ? grid_given[2] : PAPER_GRID};
     struct session s;
     session_open(&s, DEV_CPU);
-    char slug[128], path[512], date[64];
-    session_tuned_slug(&s, threads, slug, sizeof slug);
-    tuned_path(slug, path, sizeof path);
+    char path[512], date[64];
+    session_tuned_path(&s, threads, path, sizeof path);
     struct table table = {0};
     table_read(&table, path, date);
     const char *fused[8];
@@ -939,9 +938,8 @@ static int tune_cpu(char **vnames, int nv, const struct scheme *const *sl, int n
                          grid_given[0] ? grid_given[2] : PAPER_GRID};
     struct session s;
     session_open(&s, DEV_CPU);
-    char slug[128], path[512], date[64], why[512];
-    session_tuned_slug(&s, threads, slug, sizeof slug);
-    tuned_path(slug, path, sizeof path);
+    char path[512], date[64], why[512];
+    session_tuned_path(&s, threads, path, sizeof path);
     struct table table = {0};
     table_read(&table, path, date);
     for (int i = 0; i < ns; i++) { /* the grid fits, for the largest storage asked */
@@ -1071,9 +1069,8 @@ int cmd_tune(int argc, char **argv)
     if (print_path) { /* for scripts: the file's name is the machine's, as this suite spells it */
         struct session s;
         session_open(&s, device);
-        char slug[128], path[512];
-        session_tuned_slug(&s, threads, slug, sizeof slug);
-        tuned_path(slug, path, sizeof path);
+        char path[512];
+        session_tuned_path(&s, threads, path, sizeof path);
         puts(path);
         return 0;
     }
@@ -1116,7 +1113,7 @@ int cmd_tune(int argc, char **argv)
 
     /* What the file has already, and what is left to tune: variant, then scheme, then component. */
     char path[512], date[64];
-    tuned_path(s.slug, path, sizeof path);
+    session_tuned_path(&s, 0, path, sizeof path);
     struct table table = {0};
     table_read(&table, path, date);
     if (step) {

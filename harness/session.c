@@ -56,6 +56,13 @@ void session_tuned_slug(const struct session *s, int threads, char *out, size_t 
                  threads > 0 ? threads : omp_get_num_procs()); /* as cpu_set_threads */
 }
 
+void session_tuned_path(const struct session *s, int threads, char *out, size_t n)
+{
+    char slug[160];
+    session_tuned_slug(s, threads, slug, sizeof slug);
+    tuned_path(slug, out, n);
+}
+
 /* A variant's declared default launch (its traits' block and nodes; nodes only where none were
  * given): 1 if it declares one, else 0. */
 static int declared_launch(const struct variant_traits *t, int block[3], int *nodes)

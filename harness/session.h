@@ -25,6 +25,8 @@ void session_print(const struct session *s, FILE *f);
  * thread count (0: all), "cpu-amd-epyc-2t", since a CPU launch tuned on one thread count need
  * not be the best on another. */
 void session_tuned_slug(const struct session *s, int threads, char *out, size_t n);
+/* That file's path (tuned_path of session_tuned_slug). */
+void session_tuned_path(const struct session *s, int threads, char *out, size_t n);
 
 /* Fills c's block (and nodes, if unset) when none was given: the tuned launch (on the CPU for
  * c's thread count), else on the GPU the variant's declared one or the paper's Table 3 shape, on
