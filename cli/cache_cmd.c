@@ -25,7 +25,8 @@ static const char *const usage =
     "layer kernels too), several at once on every core: the CPU's, and the GPU's at their default\n"
     "launches, for the GPU in hand or, with --arch, for that architecture, GPU or not (sm_90: machine\n"
     "code; newer GPUs than this NVRTC knows get PTX). The CPU's regz kernels are compiled for a grid's\n"
-    "strides, --grid's (512^3).\n";
+    "strides, --grid's (512^3). With GCC the cache also holds <immintrin.h> precompiled, which those\n"
+    "(and the other explicit-vector kernels) read instead of parsing it.\n";
 
 /* 1 if name is in the comma list (NULL or "all": every name). */
 static int selected(const char *list, const char *name)
@@ -121,7 +122,7 @@ int cmd_cache(int argc, char **argv)
     const struct cli_option opts[] = {
         {"list", CLI_FLAG, NULL, "one line per kernel: size, device, when and how long it took to compile, what", &list,
          0, 0, NULL, 0},
-        {"clear", CLI_FLAG, NULL, "remove every kernel (and failed compilations' logs)", &clear, 0, 0, NULL, 0},
+        {"clear", CLI_FLAG, NULL, "remove every kernel (and failed compilations' logs, the precompiled header)", &clear, 0, 0, NULL, 0},
         {"warm", CLI_FLAG, NULL, "compile the selected kernels now, in parallel", &warm, 0, 0, NULL, 0},
         {"device", CLI_CHOICE, "cpu|gpu|all", "--warm: this device's kernels (all: the CPU's, and the GPU's where there "
          "is one or --arch names one)", &device, 0, 0, devices, 3},

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 /* Bumped whenever an entry's layout changes: older entries then no longer match any key. */
 #define ENTRY_MAGIC "fdtdbench-kernel 2"
 #define TMP_PREFIX ".tmp-"
+#define AUX_PREFIX "aux-" /* kcache_aux's files */
 /* An entry's suffix says its device: what kind of code follows its header. */
 static const char *const suffix[2] = {[DEV_CPU] = ".so", [DEV_GPU] = ".cubin"};
 
@@ -202,6 +204,27 @@ void kcache_build(enum device d, uint64_t key, const char *label, kcache_compile
     out->kept = folder && !entry_write(folder, path, key, label, out);
 }
 
+int kcache_aux(const char *name, int (*make)(const char *tmp, void *ctx), void *ctx, char *out, size_t n)
+{
+    const char *d = kcache_dir();
+    char tmp[4200];
+    if (!d || snprintf(out, n, "%s/" AUX_PREFIX "%s", d, name) >= (int)n) return -1;
+    if (access(out, R_OK) == 0) return 0;
+    if (make_dirs(d)) return -1;
+    snprintf(tmp, sizeof tmp, "%s/" TMP_PREFIX "%ld-XXXXXX", d, (long)getpid());
+    const int fd = mkstemp(tmp);
+    if (fd < 0) return -1;
+    close(fd);
+    int ok = !make(tmp, ctx), made = open(tmp, O_RDONLY); /* synced before the rename, as entries are */
+    if (made < 0 || fsync(made)) ok = 0;
+    if (made >= 0) close(made);
+    if (!ok || rename(tmp, out)) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- a failed compilation ------------------------------------------------------------ */
 
 /* The log where the user can read it: beside the cache, else in the temporary folder. */
@@ -262,16 +285,20 @@ int kcache_show(FILE *f, int list)
         return -1;
     }
     long count[2] = {0, 0};
-    double bytes = 0;
+    double bytes = 0, aux_bytes = 0;
     for (struct dirent *e; (e = readdir(dp));) {
         char path[4400], why[128];
         struct stat st;
         struct trailer t;
         size_t n;
-        const int dev = entry_device(e->d_name);
-        if (dev < 0) continue;
+        const int dev = entry_device(e->d_name), aux = !strncmp(e->d_name, AUX_PREFIX, strlen(AUX_PREFIX));
+        if (dev < 0 && !aux) continue;
         snprintf(path, sizeof path, "%s/%s", d, e->d_name);
         if (stat(path, &st)) continue;
+        if (aux) {
+            aux_bytes += (double)st.st_size;
+            continue;
+        }
         count[dev]++, bytes += (double)st.st_size;
         if (!list) continue;
         char *buf = kcache_read(path, &n);
@@ -282,8 +309,10 @@ int kcache_show(FILE *f, int list)
         else fprintf(f, "%8.1f KiB  %s  (unreadable: %s)\n", st.st_size / 1024.0, device_names[dev], why);
     }
     closedir(dp);
-    fprintf(f, "kernel cache: %s: %ld kernels (%ld CPU, %ld GPU), %.1f MiB\n", d, count[DEV_CPU] + count[DEV_GPU],
+    fprintf(f, "kernel cache: %s: %ld kernels (%ld CPU, %ld GPU), %.1f MiB", d, count[DEV_CPU] + count[DEV_GPU],
             count[DEV_CPU], count[DEV_GPU], bytes / (1 << 20));
+    if (aux_bytes > 0) fprintf(f, "; the CPU compiler's precompiled header %.1f MiB", aux_bytes / (1 << 20));
+    fputc('\n', f);
     return 0;
 }
 
@@ -299,7 +328,8 @@ int kcache_clear(int *removed)
         char path[4400];
         const char *nm = e->d_name;
         const int log = !strncmp(nm, "failed-", 7) && strstr(nm, ".log"), entry = entry_device(nm) >= 0;
-        if (!entry && strncmp(nm, TMP_PREFIX, strlen(TMP_PREFIX)) && !log) continue;
+        if (!entry && strncmp(nm, TMP_PREFIX, strlen(TMP_PREFIX)) && strncmp(nm, AUX_PREFIX, strlen(AUX_PREFIX)) && !log)
+            continue;
         snprintf(path, sizeof path, "%s/%s", d, nm);
         if (unlink(path) == 0) (*removed) += entry;
         else if (errno != ENOENT) {

@@ -96,6 +96,36 @@ f=$(compile_failed $? k_yee_hy_f32_array_plain)
 entries $before -> $(centries), output: $(cat "$tmp/row"), files: $(find "$tmp/r" -type f 2>/dev/null)"
 result "a CPU kernel that does not compile: one line, its log, exit 2, no row" "$f"
 
+# A kernel that includes <immintrin.h> (regz) compiles with it precompiled once into the cache, by
+# GCC: the .gch made by the first such compilation, not by a plain kernel's, and counted by `cache`.
+# One cut short by hand fails no kernel: the compilation that fails on it is made again without it,
+# which removes it with a warning (regz compiled for another grid's strides), and the next run
+# precompiles it again. --clear removes it.
+rwarm() { "$B" cache --warm --scheme yee --variant regz --grid "${1:-24x20x8}"; }
+gch() { find "$FDTDBENCH_CACHE" -name 'aux-*.gch'; }
+if "${CC:-cc}" -dM -E -x c /dev/null | grep -q '#define __clang__'; then
+    echo "SKIP precompiled headers: the build's compiler is clang"
+    skipped=$((skipped + 1))
+else
+    f=""
+    [ -z "$(gch)" ] || f="a plain kernel's compilations made $(gch)"
+    rwarm >"$tmp/out" 2>"$tmp/err" && [ -s "$(gch)" ] || f="$f
+no .gch after regz's: $(cat "$tmp/err")"
+    "$B" cache >"$tmp/out" 2>&1 && grep -q "precompiled header [0-9.]* MiB" "$tmp/out" || f="$f
+cache: $(cat "$tmp/out")"
+    head -c 1000 "$(gch)" >"$tmp/cut" && mv "$tmp/cut" "$(gch)"
+    rwarm 24x21x8 >"$tmp/out" 2>"$tmp/err" || f="$f
+a damaged .gch failed the warm: $(cat "$tmp/err")"
+    [ "$(grep -c "precompiled header .*failed a compilation; removed" "$tmp/err")" -eq 1 ] && [ -z "$(gch)" ] ||
+        f="$f
+the damaged .gch not removed with one line: $(cat "$tmp/err"), $(gch)"
+    "$B" cache --clear >/dev/null 2>&1 && rwarm >/dev/null 2>&1 && [ -s "$(gch)" ] || f="$f
+not precompiled again: $(gch)"
+    "$B" cache --clear >"$tmp/out" 2>&1 && [ -z "$(find "$FDTDBENCH_CACHE" -name 'aux-*')" ] || f="$f
+--clear left $(find "$FDTDBENCH_CACHE" -name 'aux-*')"
+    result "<immintrin.h> precompiled once; a damaged .gch is removed, no kernel fails" "$f"
+fi
+
 f=""
 [ -z "$(ls -A "$TMPDIR")" ] || f="left in TMPDIR: $(ls -A "$TMPDIR")"
 result "CPU compilations leave nothing behind" "$f"
