@@ -34,7 +34,7 @@ SRC_DIRS  := stencils analysis codegen kernels_cpu kernels_gpu engine harness re
 INCLUDES  := $(addprefix -I,$(SRC_DIRS))
 HOST_CFLAGS := -std=c11 -Wall -Wextra -fopenmp $(CFLAGS) $(SANFLAGS)
 # What the CPU kernels are compiled with at run time (kernels_cpu/jit.c; build_info.h records it):
-# the host's flags, then KERNEL_OPT's (CI's sanitizer stage: -O0 -g0, since a kernel with the
+# the host's flags, then KERNEL_OPT's (CI's sanitizer stage: -O0, since a kernel with the
 # sanitizers takes 7x as long to compile at -O1 and CI compiles 420 of them).
 KERNEL_OPT ?=
 KERNEL_CFLAGS := $(HOST_CFLAGS) $(KERNEL_OPT)
