@@ -8,7 +8,8 @@
  * a CPU entry is itself a shared object the loader takes. It is written to a temporary file,
  * synced and renamed, so concurrent runs and a kill at any moment leave a whole entry or none;
  * one that is truncated or damaged (its size and hash are checked on every read) is compiled
- * again and rewritten, never loaded. */
+ * again and rewritten, never loaded. Beside the kernels, the CPU compiler's precompiled header
+ * (kcache_aux). */
 #ifndef CODEGEN_KCACHE_H
 #define CODEGEN_KCACHE_H
 
@@ -42,11 +43,11 @@ void kcache_build(enum device d, uint64_t key, const char *label, kcache_compile
 /* The file of key's entry for device d (kcache_build's), "" with the cache off. */
 void kcache_file(enum device d, uint64_t key, char *out, size_t n);
 
-/* A file of the cache's own beside its kernels (kernels_cpu/jit.c's precompiled headers), named
+/* A file of the cache's own beside its kernels (kernels_cpu/jit.c's precompiled header), named
  * "aux-NAME" in the folder: its path into out; made first, unless it is there, by make(tmp, ctx)
  * into a temporary file of the folder (0 if it succeeded), then renamed into place, so that a
  * reader sees it whole or not at all. 0, or -1 with the cache off or where it could not be made.
- * `cache clear` removes these files, `cache` counts their size. */
+ * `cache --clear` removes these files, `cache` counts their size. */
 int kcache_aux(const char *name, int (*make)(const char *tmp, void *ctx), void *ctx, char *out, size_t n);
 
 /* The end of a compilation that failed: the compiler's log and the source written to a file
