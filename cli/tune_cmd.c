@@ -320,6 +320,14 @@ static struct tuned_entry kernel_key(const char *variant, const struct scheme *s
     return e;
 }
 
+/* The tuned file's key of a step of fused variant v (its line's variant is TUNED_STEP_PREFIX v). */
+static struct tuned_entry step_key(const char *v, const struct scheme *s, int precision, int coef, const int grid[3])
+{
+    char key[sizeof ((struct tuned_entry *)0)->variant];
+    snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", v);
+    return kernel_key(key, s, HX, precision, coef, grid);
+}
+
 /* What one search step needs to measure a launch and keep the best. */
 struct search {
     struct session *s;
@@ -629,10 +637,8 @@ static int tune_steps(struct session *s, struct table *table, const char *path, 
     for (int v = 0; v < nf; v++)
         for (int i = 0; i < ns; i++)
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
-                char key[sizeof ((struct tuned_entry *)0)->variant];
-                snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
                 struct step_search *p = &pending[npending];
-                p->e = kernel_key(key, sl[i], HX, precision, coef, grid);
+                p->e = step_key(fused[v], sl[i], precision, coef, grid);
                 p->e.mcells_per_s = -1;
                 p->c = (struct step_run){.c = {.b = s->b, .s = sl[i], .precision = precision, .coef = coef,
                                                .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},
@@ -789,7 +795,10 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
                 const struct step_config c = {.b = s.b, .s = sl[i], .precision = precision, .coef = coef,
                                               .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}};
                 const struct variant_traits *t = step_fused_traits(DEV_CPU, fused[v]);
-                if ((t->planes || t->marches) && step_supported(&c)) step_prepare(&c);
+                const struct tuned_entry e = step_key(fused[v], sl[i], precision, coef, grid);
+                /* only those the loop below tunes: a tuned file with every step compiled 60 kernels
+                 * for nothing in a new GPU host's make tune (174 s of compiling at 93a3679) */
+                if ((t->planes || t->marches) && step_supported(&c) && (force || !table_find(&table, &e))) step_prepare(&c);
             }
     session_bandwidth(&s, threads);
     step_measure_keep(1); /* each step's arrays allocated and filled once for all its launches */
@@ -799,9 +808,8 @@ static int tune_cpu_steps(const struct scheme *const *sl, int ns, int precision,
             for (int coef = 0; coef < NCOEF_STORAGES; coef++) {
                 const struct variant_traits *t = step_fused_traits(DEV_CPU, fused[v]);
                 if (!t->planes && !t->marches) continue;
-                char key[sizeof ((struct tuned_entry *)0)->variant], why[512];
-                snprintf(key, sizeof key, TUNED_STEP_PREFIX "%.26s", fused[v]);
-                struct tuned_entry e = kernel_key(key, sl[i], HX, precision, coef, grid);
+                char why[512];
+                struct tuned_entry e = step_key(fused[v], sl[i], precision, coef, grid);
                 double w[MAX_GROUPS];
                 struct step_run c = {.c = {.b = s.b, .s = sl[i], .precision = precision, .coef = coef,
                                            .variant = fused[v], .grid = {grid[0], grid[1], grid[2]}},

@@ -122,6 +122,16 @@ done
 p1=$("$B" tune --device cpu --threads 1 --path 2>&1)
 case $p1 in results/tuned/cpu-*-1t.conf) ok "tune --path: $p1" ;; *) bad "tune --path: '$p1'" ;; esac
 expect_error "tune --threads on the GPU" "--threads is a CPU option" tune --threads 1 --path
+# tune --step on the CPU compiles only the steps it tunes: with each of Yee's in the tuned file, none.
+mkdir -p "$tmp/all-tuned/results/tuned"
+for c in array uniform indexed; do
+    for v in fused wave; do echo "yee hx f32 $c step:$v 0x0x1 1 0 0 0 1.0 1.0 300x300x300"; done
+done >"$tmp/all-tuned/$("$B" tune --device cpu --path)"
+babs=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
+(cd "$tmp/all-tuned" && FDTDBENCH_CACHE="$tmp/all-tuned/cache" "$babs" tune --device cpu --step --scheme yee) >"$tmp/out" 2>&1
+if grep -q "0 CPU steps tuned" "$tmp/out" && [ -z "$(find "$tmp/all-tuned/cache" -name '*.so' 2>/dev/null)" ]; then
+    ok "tune --device cpu --step with every step tuned compiles nothing"
+else bad "tune --device cpu --step with every step tuned: $(tail -n 3 "$tmp/out"), $(find "$tmp/all-tuned/cache" -name '*.so' | wc -l) kernels"; fi
 # Help texts list the schemes that are built in.
 for cmd in run sweep dispersion; do
     if [ -n "$schemes" ] && "$B" $cmd --help 2>&1 | grep -qF "$schemes"; then ok "$cmd --help lists the schemes"
