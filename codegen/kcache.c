@@ -149,6 +149,14 @@ static int entry_read(const char *path, uint64_t key, struct kcache_code *out, c
     return 1;
 }
 
+/* A new temporary file in the cache folder d, named so that `cache --clear` removes one left
+ * behind: its descriptor, or -1 (errno). */
+static int tmp_create(const char *d, char *tmp, size_t n)
+{
+    snprintf(tmp, n, "%s/" TMP_PREFIX "%ld-XXXXXX", d, (long)getpid());
+    return mkstemp(tmp);
+}
+
 /* Writes the entry whole or not at all: a temporary file, fsync, rename. 0, or -1 (warned). */
 static int entry_write(const char *d, const char *path, uint64_t key, const char *label, const struct kcache_code *c)
 {
@@ -156,8 +164,7 @@ static int entry_write(const char *d, const char *path, uint64_t key, const char
     time_t t = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
     if (make_dirs(d)) return cache_warning("cannot create", d), -1;
-    snprintf(tmp, sizeof tmp, "%s/" TMP_PREFIX "%ld-XXXXXX", d, (long)getpid());
-    int fd = mkstemp(tmp);
+    int fd = tmp_create(d, tmp, sizeof tmp);
     if (fd < 0) return cache_warning("cannot write in", d), -1;
     FILE *f = fdopen(fd, "wb");
     int ok = f && fwrite(c->code, 1, c->size, f) == c->size &&
@@ -211,8 +218,7 @@ int kcache_aux(const char *name, int (*make)(const char *tmp, void *ctx), void *
     if (!d || snprintf(out, n, "%s/" AUX_PREFIX "%s", d, name) >= (int)n) return -1;
     if (access(out, R_OK) == 0) return 0;
     if (make_dirs(d)) return -1;
-    snprintf(tmp, sizeof tmp, "%s/" TMP_PREFIX "%ld-XXXXXX", d, (long)getpid());
-    const int fd = mkstemp(tmp);
+    const int fd = tmp_create(d, tmp, sizeof tmp);
     if (fd < 0) return -1;
     close(fd);
     int ok = !make(tmp, ctx), made = open(tmp, O_RDONLY); /* synced before the rename, as entries are */
