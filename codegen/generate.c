@@ -55,7 +55,9 @@
  *                 steps in one launch: given kernel_args[6] (the H half-step's three components, then
  *                 the E half-step's), it reads each field's level[0] and writes out, another array
  *                 (the engine swaps them), halo images included; its kernel section uses both
- *                 half-steps' $HFDECLS, $HFBODY, $HFBOXES (HS0_X0 ..) and $EF.. (ES0_X0 ..)
+ *                 half-steps' $HFDECLS, $HFBODY, $HFBOXES (HS0_X0 .., and HTOP_COLUMN: whether
+ *                 every point it reads in its highest plane along z lies on the node's column)
+ *                 and $EF.. (ES0_X0 .., ETOP_COLUMN)
  *   flat          the block's z extent must be 1
  *   strides       (CPU) each kernel is compiled for its launch's strides (kernels_cpu/jit.c passes
  *                 -DSY=<sy> -DSZ=<sz>, kernel_args.sy and sz: every stencil offset a constant), one
