@@ -62,6 +62,30 @@ for sc in $(ls stencils/*.stencil | sed 's|.*/||; s|\.stencil$||'); do
     [ "$emitted" = "$listed" ] || errors="$errors$sc: the kernel emits $emitted loads, list says $listed reads\n"
 done
 result "counts equal the emitted loads" "$(printf "$errors")"
+# wave25d drops the barrier before a level whose highest source plane it reads only on the node's
+# column (HTOP_COLUMN, ETOP_COLUMN: a wrong true is a race that no CPU test would see): each flag
+# equals what the emitted half-step body's points say, read from the kernel's text.
+errors=""
+for sc in $(ls stencils/*.stencil | sed 's|.*/||; s|\.stencil$||'); do
+    # shellcheck disable=SC2086
+    "$gen" one kernels_gpu/wave25d.cu.step "$sc" hx f32 uniform $specs >"$tmp/w.cu" 2>&1 || {
+        errors="$errors$sc: $(head -n 1 "$tmp/w.cu")\n"
+        continue
+    }
+    for h in H E; do
+        # the half-step's body: H between "if constexpr (S % 2) {" and "} else {", E after it
+        derived=$(awk -v h=$h '/if constexpr \(S % 2\) \{/ { part = "H"; next } part == "H" && /\} else \{/ { part = "E"; next }
+            part == "E" && /^\$|#pragma unroll/ && seen { part = "" }
+            part == h { while (match($0, /OFF\(-?[0-9]+, -?[0-9]+, -?[0-9]+\)/)) {
+                    split(substr($0, RSTART + 4, RLENGTH - 5), d, ", "); n++; x[n] = d[1]; y[n] = d[2]; z[n] = d[3] + 0
+                    if (n == 1 || z[n] > top) top = z[n]; seen = 1; $0 = substr($0, RSTART + RLENGTH) } }
+            END { on = "true"; for (i = 1; i <= n; i++) if (z[i] == top && (x[i] != 0 || y[i] != 0)) on = "false"
+                  print n ? on : "none" }' "$tmp/w.cu")
+        emitted=$(sed -n "s/.*constexpr bool ${h}TOP_COLUMN = \([a-z]*\);.*/\1/p" "$tmp/w.cu")
+        [ "$derived" = "$emitted" ] || errors="$errors$sc: ${h}TOP_COLUMN = '$emitted', its body's points say '$derived'\n"
+    done
+done
+result "wave25d's top-plane flags match the bodies' points" "$(printf "$errors")"
 # The make target itself, as a user types it.
 out=$(make --no-print-directory -s kernel BUILD="$BUILD" SCHEME=fv24 COMPONENT=hy DEVICE=cpu 2>&1)
 result "make kernel prints the CPU kernel" "$(echo "$out" | grep -q 'k_fv24_hy_f32_array_plain_run' || echo "$out" | head -n 3)"
