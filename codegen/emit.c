@@ -166,23 +166,24 @@ int source_boxes(const struct kernel_desc *k, int fused, int lo[3][3], int hi[3]
     return fused ? 3 : 2;
 }
 
-/* 1 if every point that a fused half-step reads in its sources' highest plane along z lies on
- * the node's own column (x and y offsets 0). */
+/* 1 if every point that a fused half-step reads in its sources' highest plane along z (the top
+ * of their source_boxes, as the templates take it) lies on the node's own column (x and y
+ * offsets 0). */
 static int top_plane_on_column(const struct kernel_desc *k)
 {
-    int top = INT_MIN, on_column = 1;
-    for (int pass = 0; pass < 2; pass++)
-        for (int q = 0; q < 3; q++)
-            for (int g = 0; g < k->s->ngroups; g++) {
-                struct group_terms t;
-                expand_group(k->s, g, k->component + q, &t);
-                for (int p = 0; p < 2 * t.npoints; p++) {
-                    const struct point *x = p < t.npoints ? &t.plus[p] : &t.minus[p - t.npoints];
-                    if (pass == 0 && x->d[2] > top) top = x->d[2];
-                    if (pass == 1 && x->d[2] == top && (x->d[0] || x->d[1])) on_column = 0;
-                }
+    int lo[3][3], hi[3][3], top = INT_MIN;
+    for (int f = source_boxes(k, 1, lo, hi) - 1; f >= 0; f--)
+        if (hi[f][2] > top) top = hi[f][2];
+    for (int q = 0; q < 3; q++)
+        for (int g = 0; g < k->s->ngroups; g++) {
+            struct group_terms t;
+            expand_group(k->s, g, k->component + q, &t);
+            for (int p = 0; p < 2 * t.npoints; p++) {
+                const struct point *x = p < t.npoints ? &t.plus[p] : &t.minus[p - t.npoints];
+                if (x->d[2] == top && (x->d[0] || x->d[1])) return 0;
             }
-    return on_column;
+        }
+    return 1;
 }
 
 /* $BOXES (P and M, the plus and minus fields of one component) and $FBOXES (S0..S2 of a fused
